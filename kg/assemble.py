@@ -1,0 +1,300 @@
+"""The only place that creates triples: resolved entities -> RDF (pyoxigraph terms).
+
+The vocabulary is the one of ARCHITECTURE.md section 3 (see ``ontology/kg.ttl``).
+IRIs of data come from normalized keys under one base IRI, never from
+random ids, and no entity is a blank node.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import quote
+
+import pyoxigraph as ox
+
+from kg.records import Mention
+from kg.resolve import Paper, Resolution
+from kg.vocab import (
+    ARXIV_BASE,
+    DATA_BASE,
+    DCTERMS,
+    FABIO,
+    FOAF,
+    KG,
+    METHOD_BASE,
+    PROV,
+    RDF,
+    RDFS,
+    SCHEMA,
+    SKOS,
+    XSD,
+    ontology_path,
+)
+
+ONTOLOGY_FILES = ("arxiv-subjects.ttl", "methods.ttl")
+"""Taxonomies that are part of every built graph (the whole scheme, not only what papers use)."""
+
+Triple = ox.Triple
+
+
+@dataclass(frozen=True, slots=True)
+class Namer:
+    """Mints the IRIs of built data under one base IRI.
+
+    >>> Namer("https://example.org/").person("Zoë  Smith").value
+    'https://example.org/person/zo%C3%AB_smith'
+    """
+
+    base: str = DATA_BASE
+
+    def _iri(self, path: str) -> ox.NamedNode:
+        return ox.NamedNode(self.base + path)
+
+    def paper(self, key: str) -> ox.NamedNode:
+        return self._iri("paper/" + quote(key, safe="-._~"))
+
+    def person(self, key: str) -> ox.NamedNode:
+        return self._iri("person/" + quote("_".join(key.casefold().split()), safe="-._~"))
+
+    def authorship(self, paper_key: str, position: int) -> ox.NamedNode:
+        return self._iri(f"authorship/{quote(paper_key, safe='-._~')}-{position}")
+
+    def evidence(self, paper_key: str, key: str) -> ox.NamedNode:
+        return self._iri(f"evidence/{quote(paper_key, safe='-._~')}-{quote(key, safe='-._~')}")
+
+    def record(self, key: str) -> ox.NamedNode:
+        return self._iri("record/" + quote(key, safe="-._~"))
+
+    def area(self, key: str) -> ox.NamedNode:
+        return self._iri("area/" + quote(key.replace("/", "--"), safe="-._~"))
+
+    def area_scheme(self) -> ox.NamedNode:
+        return self._iri("areas")
+
+    def introduced(self, key: str) -> ox.NamedNode:
+        return self._iri("method/" + quote(key, safe="-._~"))
+
+    def introduced_scheme(self) -> ox.NamedNode:
+        return self._iri("methods")
+
+    def resource(self, key: str) -> ox.NamedNode:
+        return self._iri("resource/" + quote(key, safe="-._~"))
+
+
+def subject_iri(code: str) -> ox.NamedNode:
+    """The concept of an arXiv category code (also of unknown codes, kept as written)."""
+    return ox.NamedNode(ARXIV_BASE + quote(code, safe="-._~"))
+
+
+def method_iri(slug: str) -> ox.NamedNode:
+    """The concept of a known method of ``ontology/methods.ttl``."""
+    return ox.NamedNode(METHOD_BASE + quote(slug, safe="-._~"))
+
+
+def string(text: str) -> ox.Literal:
+    return ox.Literal(text)
+
+
+def integer(value: int) -> ox.Literal:
+    return ox.Literal(str(value), datatype=XSD.integer)
+
+
+def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str] = ()) -> Iterator[Triple]:
+    """Every triple of the built data (the taxonomies come from :func:`ontology_triples`)."""
+    known = set(known_subjects)
+    coauthors = resolution.coauthor_pairs()
+    for person in resolution.persons.values():
+        node = namer.person(person.key)
+        yield Triple(node, RDF.type, FOAF.Person)
+        yield Triple(node, FOAF.name, string(person.name))
+    for a, b in sorted(coauthors):
+        yield Triple(namer.person(a), KG.coauthor, namer.person(b))
+        yield Triple(namer.person(b), KG.coauthor, namer.person(a))
+    if resolution.areas:
+        yield from _areas(resolution, namer)
+    unknown: set[str] = set()
+    repos: dict[str, list[Mention]] = defaultdict(list)
+    links: dict[str, list[Mention]] = defaultdict(list)
+    introduced: dict[str, list[Mention]] = defaultdict(list)
+    for paper in resolution.papers:
+        yield from _paper(paper, namer)
+        for code in paper.subjects:
+            if known and code not in known:
+                unknown.add(code)
+        for m in paper.mentions:
+            if m.kind == "repository":
+                repos[m.key].append(m)
+            elif m.kind == "link":
+                links[m.key].append(m)
+            elif m.kind in ("introduced-method", "introduced-resource"):
+                introduced[m.key].append(m)
+    for code in sorted(unknown):
+        node = subject_iri(code)
+        yield Triple(node, RDF.type, SKOS.Concept)
+        yield Triple(node, SKOS.notation, string(code))
+        yield Triple(node, SKOS.prefLabel, string(code))
+        yield Triple(node, SKOS.inScheme, ox.NamedNode(ARXIV_BASE + "scheme"))
+    for key in sorted(repos):
+        yield from _repository(key, repos[key])
+    for key in sorted(links):
+        node = ox.NamedNode(key)
+        yield Triple(node, RDF.type, KG.Link)
+        yield Triple(node, KG.linkKind, string(min(m.get("kind", "other") for m in links[key])))
+    for key in sorted(introduced):
+        yield from _introduced(key, introduced[key], namer)
+
+
+def _paper(paper: Paper, namer: Namer) -> Iterator[Triple]:
+    node = namer.paper(paper.key)
+    yield Triple(node, RDF.type, SCHEMA.ScholarlyArticle)
+    if paper.title:
+        yield Triple(node, DCTERMS.title, string(paper.title.text))
+    if paper.abstract:
+        yield Triple(node, DCTERMS.abstract, string(paper.abstract.text))
+    if paper.year:
+        yield Triple(node, FABIO.hasPublicationYear, ox.Literal(paper.year.text, datatype=XSD.gYear))
+    for identifier in paper.identifiers:
+        yield Triple(node, DCTERMS.identifier, string(identifier))
+    for author in paper.authors:
+        person = namer.person(author.person)
+        role = namer.authorship(paper.key, author.position)
+        yield Triple(node, DCTERMS.creator, person)
+        yield Triple(node, KG.authorship, role)
+        yield Triple(role, RDF.type, KG.Authorship)
+        yield Triple(role, KG.author, person)
+        yield Triple(role, KG.position, integer(author.position))
+        yield Triple(role, KG.nameAsWritten, string(author.written))
+    for code in paper.subjects:
+        yield Triple(node, DCTERMS.subject, subject_iri(code))
+    if paper.primary_subject:
+        yield Triple(node, KG.primarySubject, subject_iri(paper.primary_subject))
+    for area in paper.areas:
+        yield Triple(node, KG.area, namer.area(area))
+    for source in paper.sources:
+        record = namer.record(source.key)
+        yield Triple(node, PROV.wasDerivedFrom, record)
+        yield Triple(record, RDF.type, KG.SourceRecord)
+        yield Triple(record, RDF.type, PROV.Entity)
+        yield Triple(record, KG.sourceFile, string(source.path))
+        yield Triple(record, KG.sourceLine, integer(source.line))
+        yield Triple(record, KG.reader, string(source.reader))
+        yield Triple(record, KG.fileDigest, string(source.digest))
+    for reason in paper.merge_reasons:
+        yield Triple(node, KG.mergeReason, string(reason))
+    yield from _mentions(paper, node, namer)
+
+
+def _mentions(paper: Paper, node: ox.NamedNode, namer: Namer) -> Iterator[Triple]:
+    records = {(s.path, s.line): s.key for s in paper.sources}
+    seen: set[tuple[str, str]] = set()
+    for m in paper.mentions:
+        if (m.kind, m.key) in seen:
+            continue
+        seen.add((m.kind, m.key))
+        if m.kind == "repository":
+            yield Triple(node, SCHEMA.codeRepository, ox.NamedNode(m.key))
+        elif m.kind == "link":
+            yield Triple(node, RDFS.seeAlso, ox.NamedNode(m.key))
+        elif m.kind == "method":
+            concept = method_iri(m.key)
+            yield Triple(node, SCHEMA.mentions, concept)
+            # evidence of the first occurrence: the text as matched and where
+            evidence = namer.evidence(paper.key, m.key)
+            yield Triple(node, KG.evidence, evidence)
+            yield Triple(evidence, RDF.type, KG.Evidence)
+            yield Triple(evidence, KG.evidenceOf, concept)
+            yield Triple(evidence, KG.matchedText, string(m.text))
+            yield Triple(evidence, KG.offset, integer(m.position))
+            record = _record_of(m, records)
+            if record is not None:
+                yield Triple(evidence, KG.inRecord, namer.record(record))
+        elif m.kind == "introduced-method":
+            yield Triple(node, KG.introduces, namer.introduced(m.key))
+        elif m.kind == "introduced-resource":
+            yield Triple(node, KG.introduces, namer.resource(m.key))
+
+
+def _record_of(m: Mention, records: dict[tuple[str, int], str]) -> str | None:
+    """The source record a mention was found in (records start at or before its line)."""
+    candidates = [
+        (line, key) for (path, line), key in records.items() if path == m.at.path and line <= m.at.line
+    ]
+    return max(candidates)[1] if candidates else None
+
+
+def _areas(resolution: Resolution, namer: Namer) -> Iterator[Triple]:
+    scheme = namer.area_scheme()
+    yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
+    yield Triple(scheme, SKOS.prefLabel, ox.Literal("Conference areas", language="en"))
+    parents: dict[str, str] = {}
+    for area in resolution.areas.values():
+        parents.setdefault(area.parent_key, area.parent_label)
+        node = namer.area(area.key)
+        yield Triple(node, RDF.type, SKOS.Concept)
+        yield Triple(node, SKOS.prefLabel, string(area.label))
+        yield Triple(node, SKOS.inScheme, scheme)
+        yield Triple(node, SKOS.broader, namer.area(area.parent_key))
+        yield Triple(namer.area(area.parent_key), SKOS.narrower, node)
+    for key in sorted(parents):
+        node = namer.area(key)
+        yield Triple(node, RDF.type, SKOS.Concept)
+        yield Triple(node, SKOS.prefLabel, string(parents[key]))
+        yield Triple(node, SKOS.inScheme, scheme)
+        yield Triple(node, SKOS.topConceptOf, scheme)
+        yield Triple(scheme, SKOS.hasTopConcept, node)
+
+
+def _repository(key: str, mentions: list[Mention]) -> Iterator[Triple]:
+    node = ox.NamedNode(key)
+    owner, name = min((m.get("owner"), m.get("name")) for m in mentions)
+    yield Triple(node, RDF.type, SCHEMA.SoftwareSourceCode)
+    yield Triple(node, SCHEMA.name, string(f"{owner}/{name}"))
+    yield Triple(node, KG.owner, string(owner))
+    url = min(m.get("url") for m in mentions)
+    if url and url != key:
+        yield Triple(node, SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI))
+
+
+def _introduced(key: str, mentions: list[Mention], namer: Namer) -> Iterator[Triple]:
+    resource = mentions[0].kind == "introduced-resource"
+    node = namer.resource(key) if resource else namer.introduced(key)
+    label = min(m.text for m in mentions)
+    if resource:
+        kind = min(m.get("type", "dataset") for m in mentions)
+        yield Triple(node, RDF.type, SCHEMA.SoftwareApplication if kind == "library" else SCHEMA.Dataset)
+        yield Triple(node, SCHEMA.name, string(label))
+        return
+    yield Triple(node, RDF.type, KG.Method)
+    yield Triple(node, RDF.type, SKOS.Concept)
+    yield Triple(node, SKOS.inScheme, namer.introduced_scheme())
+    yield Triple(node, SKOS.prefLabel, string(label))
+    full = min((m.get("full") for m in mentions if m.get("full")), default="")
+    short = min((m.get("short") for m in mentions if m.get("short")), default="")
+    if full and full != label:
+        yield Triple(node, SKOS.altLabel, string(full))
+    if short:
+        yield Triple(node, KG.shortForm, string(short))
+    related = sorted({slug for m in mentions for slug in m.get("related").split(";") if slug})
+    broader = sorted({m.get("broader") for m in mentions if m.get("broader")})
+    for slug in broader:
+        yield Triple(node, SKOS.broader, method_iri(slug))
+    for slug in related:
+        if slug not in broader:
+            yield Triple(node, SKOS.related, method_iri(slug))
+
+
+@lru_cache(maxsize=1)
+def ontology_triples() -> tuple[Triple, ...]:
+    """The taxonomies shipped in ``ontology/`` that every graph includes."""
+    triples: list[Triple] = []
+    for name in ONTOLOGY_FILES:
+        path = ontology_path(name)
+        if not path.exists():
+            continue
+        with path.open("rb") as f:
+            for t in ox.parse(f, format=ox.RdfFormat.TURTLE):
+                triples.append(Triple(t.subject, t.predicate, t.object))
+    return tuple(triples)

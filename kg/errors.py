@@ -1,0 +1,104 @@
+"""Problems found while building, and the one log every stage reports to.
+
+Two severities: a *warning* skips one record or field and the build goes on;
+an *error* makes a whole file unusable, the build goes on with the next file
+and exits 1 at the end.  Every issue prints like a compiler message::
+
+    seeds/x.txt:12: warning: record has no abstract (expected a paragraph after the title) [missing-abstract]
+
+>>> log = IssueLog()
+>>> log.warn(Location("a.txt", 3), "empty-authors", "author list is empty")
+>>> print(log.issues[0])
+a.txt:3: warning: author list is empty [empty-authors]
+>>> log.counts()
+{'empty-authors': 1}
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from kg.records import Location
+
+Severity = Literal["warning", "error"]
+_CODE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class KgError(Exception):
+    """An error that stops the work it happened in; carries a location when it has one."""
+
+    def __init__(self, message: str, at: Location | None = None, code: str = "error") -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+        self.code = code
+
+    def __str__(self) -> str:
+        where = f"{self.at}: " if self.at else ""
+        return f"{where}error: {self.message} [{self.code}]"
+
+
+class UsageError(KgError):
+    """The command was asked for something it cannot do (exit code 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem, printed as ``path:line: severity: message [code]``."""
+
+    at: Location
+    severity: Severity
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.at}: {self.severity}: {self.message} [{self.code}]"
+
+
+class IssueLog:
+    """Collects issues from every stage; optionally echoes each as it arrives."""
+
+    def __init__(self, echo: Callable[[Issue], None] | None = None) -> None:
+        self.issues: list[Issue] = []
+        self._echo = echo
+
+    def report(self, at: Location, severity: Severity, code: str, message: str) -> None:
+        """Record one issue; ``code`` is a stable kebab-case word."""
+        if not _CODE.match(code):
+            raise ValueError(f"issue code must be kebab-case: {code!r}")
+        issue = Issue(at, severity, code, _one_line(message))
+        self.issues.append(issue)
+        if self._echo is not None:
+            self._echo(issue)
+
+    def warn(self, at: Location, code: str, message: str) -> None:
+        """A record or field was skipped; the build goes on."""
+        self.report(at, "warning", code, message)
+
+    def error(self, at: Location, code: str, message: str) -> None:
+        """A whole file was unusable; the build goes on and exits 1."""
+        self.report(at, "error", code, message)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(i.severity == "error" for i in self.issues)
+
+    @property
+    def failed_files(self) -> list[str]:
+        """Paths of files with at least one error, sorted."""
+        return sorted({i.at.path for i in self.issues if i.severity == "error"})
+
+    def counts(self) -> dict[str, int]:
+        """Number of issues per code, sorted by code."""
+        return dict(sorted(Counter(i.code for i in self.issues).items()))
+
+
+def _one_line(message: str, limit: int = 300) -> str:
+    """Messages quote page text: keep them on one line and bounded."""
+    flat = " ".join(message.split())
+    flat = "".join(ch if ch.isprintable() else "\ufffd" for ch in flat)
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"

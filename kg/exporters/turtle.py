@@ -1,0 +1,69 @@
+"""Turtle: the whole graph with stable prefixes, in a deterministic order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+import pyoxigraph as ox
+
+from kg.store import sorted_triples
+from kg.vocab import PREFIXES
+
+if TYPE_CHECKING:
+    from kg.pipeline import Build
+
+NAME = "turtle"
+SUFFIX = ".ttl"
+
+
+def prefixes(base: str) -> dict[str, str]:
+    """The vocabulary prefixes plus the data prefixes of one base IRI."""
+    data = ("area", "authorship", "evidence", "paper", "person", "record", "resource")
+    return {**PREFIXES, **{name: f"{base}{name}/" for name in data}, "introduced": f"{base}method/"}
+
+
+def serialize(store: ox.Store, out: BinaryIO, base: str) -> None:
+    """Write the default graph of ``store`` as sorted Turtle, prefixes in alphabetical order."""
+    table = prefixes(base)
+    for name in sorted(table):
+        out.write(f"@prefix {name}: <{table[name]}> .\n".encode())
+    body = _SkipPrefixes(out)
+    ox.serialize(sorted_triples(store), body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
+    body.flush()
+
+
+class _SkipPrefixes:
+    """A writer that drops the serializer's own ``@prefix`` lines (their order is not guaranteed)."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._head = True
+        self._pending = b""
+
+    def write(self, data: bytes) -> int:
+        if not self._head:
+            return self._out.write(data)
+        self._pending += data
+        while self._head and b"\n" in self._pending:
+            line, _, rest = self._pending.partition(b"\n")
+            if line.startswith(b"@prefix ") or not line:
+                self._pending = rest
+                continue
+            self._head = False
+            self._out.write(self._pending)
+            self._pending = b""
+        return len(data)
+
+    def flush(self) -> None:
+        if self._pending:
+            self._out.write(self._pending)
+            self._pending = b""
+        self._out.flush()
+
+
+def write(build: Build, target: Path) -> Path:
+    """Write ``target`` (e.g. ``outputs/graph.ttl``) atomically."""
+    from kg.exporters import write_atomically
+
+    return write_atomically(target, lambda f: serialize(build.store, f, build.base))

@@ -1,0 +1,55 @@
+"""Same input, same bytes: twice, and in another order, and from another folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kg.errors import IssueLog
+from kg.pipeline import build, write_outputs
+from tests.conftest import ROOT, SEEDS
+
+FILES = sorted(SEEDS.iterdir())
+
+
+def graph_bytes(paths: list[Path], out: Path) -> bytes:
+    result = build(paths, log=IssueLog())
+    write_outputs(result, out)
+    return (out / "graph.ttl").read_bytes()
+
+
+def test_two_builds_are_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    first = graph_bytes([Path("seeds")], tmp_path / "a")
+    second = graph_bytes([Path("seeds")], tmp_path / "b")
+    assert first == second
+
+
+def test_input_order_does_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    names = [Path("seeds") / p.name for p in FILES]
+    forward = graph_bytes(names, tmp_path / "a")
+    backward = graph_bytes(list(reversed(names)), tmp_path / "b")
+    assert forward == backward
+
+
+def test_paper_keys_do_not_depend_on_file_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renaming files (so they sort in another order) changes provenance paths only."""
+    for i, p in enumerate(reversed(FILES)):
+        shutil.copy(p, tmp_path / f"{i}_{p.name}")
+    monkeypatch.chdir(tmp_path)
+    renamed = build([Path(".")], log=IssueLog())
+    monkeypatch.chdir(ROOT)
+    original = build([Path("seeds")], log=IssueLog())
+    assert [p.key for p in renamed.resolution.papers] == [p.key for p in original.resolution.papers]
+
+
+def test_rebuild_replaces_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    graph_bytes([Path("seeds/003_8ee604de145902d1.txt")], tmp_path)
+    small = (tmp_path / "graph.ttl").stat().st_size
+    graph_bytes([Path("seeds")], tmp_path)
+    assert (tmp_path / "graph.ttl").stat().st_size > small
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.ttl", "store"]
