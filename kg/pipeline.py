@@ -1,6 +1,6 @@
 """The one place the stages are wired: read -> extract -> resolve -> assemble -> store.
 
->>> from kg.errors import IssueLog
+>>> from kg.errors import IssueLog, KgError
 >>> b = build([Path("seeds")], BuildOptions(), IssueLog())  # doctest: +SKIP
 """
 
@@ -16,7 +16,7 @@ import pyoxigraph as ox
 
 from kg import store as stores
 from kg.assemble import Namer, assemble, ontology_triples
-from kg.errors import IssueLog
+from kg.errors import IssueLog, KgError
 from kg.extractors import extract_all
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
@@ -171,10 +171,13 @@ def build(
 
 
 def write_outputs(result: Build, out: Path) -> list[Path]:
-    """Write the outputs of a build into ``out``: ``graph.ttl`` and the persisted ``store/``."""
-    from kg.exporters import turtle
+    """Write the outputs of a build into ``out``: each of ``BUILD_OUTPUTS`` and the persisted ``store/``."""
+    from kg.exporters import BUILD_OUTPUTS
 
-    out.mkdir(parents=True, exist_ok=True)
-    written = [turtle.write(result, out / "graph.ttl")]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise KgError(f"cannot create output folder {out}: {e.strerror or e}", code="write-failed") from e
+    written = [write(result, out / name) for name, write in BUILD_OUTPUTS.items()]
     written.append(stores.persist(result.store, out))
     return written

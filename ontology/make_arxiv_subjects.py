@@ -9,8 +9,9 @@ converted to JSON); the default path is ``../shared/data/arxiv_taxonomy/``.
 Groups, archives and categories become ``skos:Concept``s: a category has its
 archive and its group as ``skos:broader`` and its code as ``skos:notation``;
 retired categories stay (old papers use them), marked ``owl:deprecated`` and
-``dcterms:isReplacedBy`` their successor; code aliases (``math.IT`` for
-``cs.IT``) are ``skos:hiddenLabel``s so readers can resolve them.
+``dcterms:isReplacedBy`` their successor; arXiv's category aliases
+(``math.IT`` and ``cs.IT`` name the same category) are both kept, as they are
+written on papers, and linked with ``skos:exactMatch``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def main(source: Path) -> str:
     aliases: dict[str, list[str]] = {}
     for alias, target in tax["CATEGORY_ALIASES"].items():
         aliases.setdefault(target, []).append(alias)
+        aliases.setdefault(alias, []).append(target)
     out = [
         "@prefix arxiv: <https://w3id.org/kg/arxiv/> .",
         "@prefix dcterms: <http://purl.org/dc/terms/> .",
@@ -103,7 +105,7 @@ def main(source: Path) -> str:
         if c.get("description"):
             lines.append(f"skos:definition {lit(c['description'])}@en")
         for alias in sorted(aliases.get(cid, [])):
-            lines.append(f"skos:hiddenLabel {lit(alias)}")
+            lines.append(f"skos:exactMatch {iri('', alias)}")
         if not c.get("is_active", True):
             lines.append("owl:deprecated true")
             successor = c.get("alt_name")

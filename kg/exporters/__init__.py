@@ -12,14 +12,22 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from kg.errors import KgError
 from kg.exporters import turtle
 
+if TYPE_CHECKING:
+    from kg.pipeline import Build
+
 EXPORTERS: dict[str, ModuleType] = {
     turtle.NAME: turtle,
 }
+
+BUILD_OUTPUTS: dict[str, Callable[[Build, Path], Path]] = {
+    "graph.ttl": turtle.write,
+}
+"""What ``kg build`` writes into its output folder besides the store: file name -> writer."""
 
 
 def exporter(name: str) -> ModuleType:

@@ -2,8 +2,8 @@
 
 >>> codes()["cs.LG"]
 'cs.LG'
->>> codes()["math.IT"]  # an alias
-'cs.IT'
+>>> codes()["cs.lg"]  # case slips are forgiven
+'cs.LG'
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ NAME = "subjects"
 
 @lru_cache(maxsize=1)
 def codes() -> dict[str, str]:
-    """Every known category code and alias, mapped to its canonical code."""
+    """Every known category code, and its case-folded form, mapped to the code."""
     table: dict[str, str] = {}
     with ontology_path("arxiv-subjects.ttl").open("rb") as f:
         triples = list(ox.parse(f, format=ox.RdfFormat.TURTLE))
@@ -33,8 +33,10 @@ def codes() -> dict[str, str]:
         local = subject.value.removeprefix(ARXIV_BASE)
         if "/" in local or local == "scheme":
             continue  # groups and archives are not paper subjects
-        if t.predicate in (SKOS.notation, SKOS.hiddenLabel):
+        if t.predicate == SKOS.notation:
             table[t.object.value] = local
+    for code in list(table.values()):
+        table.setdefault(code.casefold(), code)
     return table
 
 
@@ -45,11 +47,7 @@ def extract(record: Record, log: IssueLog) -> Iterator[Mention]:
     seen: set[str] = set()
     for span in record.subjects:
         code = span.text.strip()
-        canonical = known.get(code)
-        if canonical is None:
-            # tolerate case slips like "CS.LG"; keep the code otherwise
-            folded = {k.casefold(): v for k, v in known.items()}
-            canonical = folded.get(code.casefold())
+        canonical = known.get(code) or known.get(code.casefold())
         if canonical is None:
             log.warn(
                 span.at, "unknown-subject", f"arXiv category {code!r} is not in the taxonomy; kept as written"

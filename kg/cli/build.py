@@ -1,50 +1,16 @@
-"""The command line: a thin typer skin over the library (``kg --help``)."""
+"""``kg build``: read inputs, build the graph, write the outputs."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kg import __version__
-from kg.errors import Issue, IssueLog, KgError, UsageError
-
-app = typer.Typer(
-    name="kg",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
-list_app = typer.Typer(
-    help="List the readers, extractors and exporters kg knows.\n\nExample: kg list readers",
-    no_args_is_help=True,
-)
-app.add_typer(list_app, name="list")
-
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"kg {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main_options(
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
-    ] = False,
-) -> None:
-    """Turn scholarly paper listings into a knowledge graph you can query, look at and export.
-
-    Example: kg build seeds/ --out outputs/
-    """
+from kg.cli import app, err, print_issue
+from kg.errors import IssueLog, KgError
 
 
 @app.command()
@@ -67,7 +33,7 @@ def build(
     from kg.vocab import DATA_BASE
 
     inputs = paths or [DEFAULT_INPUT]
-    log = IssueLog(echo=None if quiet else _print_issue)
+    log = IssueLog(echo=None if quiet else print_issue)
     options = BuildOptions(base=base or DATA_BASE)
     show_bar = not quiet and sys.stderr.isatty()
     with Progress(
@@ -94,7 +60,7 @@ def build(
     if quiet:
         for issue in log.issues:
             if issue.severity == "error":
-                _print_issue(issue)
+                print_issue(issue)
     else:
         s = result.summary()
         err.print(
@@ -111,60 +77,3 @@ def build(
         err.print("wrote " + ", ".join(str(p) for p in written), markup=False)
     if log.has_errors or (strict and log.issues):
         raise typer.Exit(1)
-
-
-@list_app.command("readers")
-def list_readers() -> None:
-    """Print the input formats kg detects, in the order it tries them.
-
-    Example: kg list readers
-    """
-    from kg.readers import READERS
-
-    _print_table(READERS)
-
-
-@list_app.command("extractors")
-def list_extractors() -> None:
-    """Print the extractors run on every record.
-
-    Example: kg list extractors
-    """
-    from kg.extractors import EXTRACTORS
-
-    _print_table(EXTRACTORS)
-
-
-@list_app.command("exporters")
-def list_exporters() -> None:
-    """Print the output formats kg writes.
-
-    Example: kg list exporters
-    """
-    from kg.exporters import EXPORTERS
-
-    _print_table(EXPORTERS)
-
-
-def _print_table(table: Mapping[str, object]) -> None:
-    width = max(len(name) for name in table)
-    for name, module in table.items():
-        doc = (getattr(module, "__doc__", None) or "").strip().splitlines()
-        typer.echo(f"{name:<{width}}  {doc[0] if doc else ''}")
-
-
-def _print_issue(issue: Issue) -> None:
-    err.print(str(issue), markup=False)
-
-
-def main() -> None:
-    """Entry point of the ``kg`` console script."""
-    try:
-        app()
-    except UsageError as e:
-        err.print(str(e), markup=False)
-        raise SystemExit(2) from e
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,71 @@
+"""The command line: a thin typer skin over the library (``kg --help``).
+
+One module per command (``kg/cli/<command>.py``); each registers itself on
+``app`` (or ``list_app``) when imported at the bottom of this module.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from kg import __version__
+from kg.errors import Issue, UsageError
+
+app = typer.Typer(
+    name="kg",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+list_app = typer.Typer(
+    help="List the readers, extractors and exporters kg knows.\n\nExample: kg list readers",
+    no_args_is_help=True,
+)
+app.add_typer(list_app, name="list")
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"kg {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Turn scholarly paper listings into a knowledge graph you can query, look at and export.
+
+    Example: kg build seeds/ --out outputs/
+    """
+
+
+def print_issue(issue: Issue) -> None:
+    err.print(str(issue), markup=False)
+
+
+# one import per command module: each registers its commands on import
+from kg.cli import build as _build  # noqa: E402
+from kg.cli import listing as _listing  # noqa: E402
+
+COMMAND_MODULES = (_build, _listing)
+
+
+def main() -> None:
+    """Entry point of the ``kg`` console script."""
+    try:
+        app()
+    except UsageError as e:
+        err.print(str(e), markup=False)
+        raise SystemExit(2) from e
+
+
+if __name__ == "__main__":
+    main()

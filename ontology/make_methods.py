@@ -1,0 +1,567 @@
+"""Generate ``ontology/methods.ttl``, the SKOS taxonomy of machine-learning methods.
+
+Run by hand from the repository root::
+
+    /work/venv/bin/python ontology/make_methods.py
+
+Inputs:
+
+* ``ontology/methods_curated.py`` -- hand-written families, modern methods and selection rules;
+* ``../shared/data/pwc_methods/methods.json`` (relative to the repo root) -- the Papers with Code
+  methods snapshot (CC BY-SA 4.0).  Only names, abbreviations, collections and URLs are used;
+  descriptions are never copied.  If the file is missing the script stops: the committed
+  ``methods.ttl`` is the artefact CI uses, so nothing at run time reads the snapshot.
+
+The output is deterministic: concepts are sorted by slug, labels alphabetically, and the same
+inputs always give byte-identical output.  The script fails if a label would belong to two
+concepts, a ``skos:broader`` target is missing, or the hierarchy has a cycle.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import methods_curated as cur  # noqa: E402
+
+PWC_PATH = ROOT.parent / "shared" / "data" / "pwc_methods" / "methods.json"
+OUT_PATH = HERE / "methods.ttl"
+BASE = "https://w3id.org/kg/method/"
+PWC_METHOD_URL = "https://paperswithcode.com/method/"
+
+HEAD_NOUNS = frozenset(
+    {
+        "simulator",
+        "solver",
+        "emulator",
+        "surrogate",
+        "generator",
+        "detector",
+        "bandit",
+        "iteration",
+        "reasoner",
+        "model",
+        "network",
+        "machine",
+        "autoencoder",
+        "auto-encoder",
+        "transformer",
+        "layer",
+        "unit",
+        "block",
+        "adapter",
+        "embedding",
+        "encoding",
+        "connection",
+        "kernel",
+        "tree",
+        "forest",
+        "head",
+        "module",
+        "operator",
+        "field",
+        "estimator",
+        "classifier",
+        "method",
+        "algorithm",
+        "schedule",
+        "scheduler",
+        "optimizer",
+        "optimiser",
+        "mechanism",
+        "bridge",
+        "interpolant",
+        "equation",
+        "flow",
+        "process",
+        "representation",
+        "vector",
+        "prompt",
+        "ticket",
+        "agent",
+        "law",
+        "probe",
+        "sampler",
+        "filter",
+        "function",
+        "penalty",
+        "strategy",
+        "policy",
+        "example",
+        "attack",
+        "perceptron",
+        "convolution",
+        "net",
+        "regularizer",
+        "rule",
+        "cell",
+        "gate",
+        "decoder",
+        "encoder",
+        "learner",
+        "judge",
+        "map",
+        "network-",
+        "technique",
+        "circuit",
+        "feature",
+        "distribution",
+        "game",
+        "bound",
+        "architecture",
+        "expert",
+    }
+)
+PLURAL_ACRONYMS = frozenset(
+    {
+        "ANN",
+        "DNN",
+        "MLP",
+        "CNN",
+        "RNN",
+        "LLM",
+        "LM",
+        "LRM",
+        "SLM",
+        "VLM",
+        "MLLM",
+        "SSM",
+        "GNN",
+        "GCN",
+        "GAT",
+        "MPNN",
+        "KAN",
+        "DEQ",
+        "INR",
+        "DLM",
+        "DDLM",
+        "VAE",
+        "GAN",
+        "EBM",
+        "SAE",
+        "PINN",
+        "FNO",
+        "ESN",
+        "HMM",
+        "GMM",
+        "NTK",
+        "ODE",
+        "SDE",
+        "CDE",
+        "HNN",
+        "RBM",
+        "DQN",
+        "BFM",
+        "PRM",
+        "MDM",
+        "LDM",
+        "DiT",
+        "ConvNet",
+        "TGNN",
+        "TGN",
+        "LTC",
+        "CNF",
+        "SVM",
+        "CRF",
+        "MoE",
+        "MDP",
+        "PGM",
+    }
+)
+JOINABLE_PREFIXES = frozenset({"pre", "fine", "re", "co", "multi", "non", "semi"})
+IZE_RE = re.compile(r"\b([a-z]{3,})iz(ation|ations|ing|er|ers)\b")
+
+
+# --------------------------------------------------------------------------------------------
+# label helpers
+# --------------------------------------------------------------------------------------------
+def norm(label: str) -> str:
+    """Canonical form of a label: NFC, en-dashes in words as hyphens, single spaces."""
+    label = unicodedata.normalize("NFC", label).strip().rstrip(".")
+    label = re.sub(r"(?<=\w)[‐‑–](?=\w)", "-", label)
+    return re.sub(r"\s+", " ", label)
+
+
+def key(label: str) -> str:
+    return norm(label).casefold()
+
+
+def slugify(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    text = text.replace("+", " plus ")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def singular(word: str) -> str | None:
+    for noun in HEAD_NOUNS:
+        if plural(noun) == word:
+            return noun
+    return None
+
+
+def number_variants(label: str) -> set[str]:
+    out: set[str] = set()
+    if " of " in label:  # "mixture of experts", "low-rank adaptation of LLMs": leave as written
+        return out
+    if label in PLURAL_ACRONYMS:
+        out.add(label + "s")
+        return out
+    if label.endswith("s") and label[:-1] in PLURAL_ACRONYMS:
+        out.add(label[:-1])
+        return out
+    head, sep, last = label.rpartition(" ")
+    if not sep:
+        head, last = "", label
+    low = last.lower()
+    if low in HEAD_NOUNS or any(low.endswith("-" + n) for n in HEAD_NOUNS):
+        out.add((head + sep if head else "") + plural(last))
+    elif (sing := singular(low)) is not None or ("-" in low and singular(low.rsplit("-", 1)[1]) is not None):
+        if sing is None:
+            stem, tail = last.rsplit("-", 1)
+            tail_sing = singular(tail.lower())
+            assert tail_sing is not None
+            new_last = stem + "-" + tail_sing
+        else:
+            new_last = last[: len(sing)] if last.lower().startswith(sing) else sing
+        out.add((head + sep if head else "") + new_last)
+    return out
+
+
+def hyphen_variants(label: str) -> set[str]:
+    parts = re.split(r"(?<=\w)-(?=\w)", label)
+    if len(parts) == 1:
+        return set()
+    out: set[str] = set()
+    # every hyphen/space combination for up to two hyphens, otherwise only all-spaces
+    choices = (
+        itertools.product(("-", " "), repeat=len(parts) - 1)
+        if len(parts) <= 3
+        else [(" ",) * (len(parts) - 1)]
+    )
+    for seps in choices:
+        out.add(parts[0] + "".join(s + p for s, p in zip(seps, parts[1:], strict=True)))
+    # "fine-tuning" -> "finetuning", "pre-training" -> "pretraining"
+    joined = parts[0]
+    for sep_part in parts[1:]:
+        prev_word = re.split(r"\W", joined)[-1].lower()
+        joined += ("" if prev_word in JOINABLE_PREFIXES else "-") + sep_part
+    out.add(joined)
+    out.discard(label)
+    return out
+
+
+def british_variants(label: str) -> set[str]:
+    new = IZE_RE.sub(lambda m: m.group(1) + "is" + m.group(2), label)
+    return {new} if new != label else set()
+
+
+def expand(label: str) -> list[str]:
+    """A label and its generated spelling, hyphenation and number variants (label first)."""
+    seen = {label}
+    frontier = [label]
+    for fn in (british_variants, hyphen_variants, number_variants):
+        new: list[str] = []
+        for lab in frontier:
+            for v in sorted(fn(lab)):
+                if v not in seen:
+                    seen.add(v)
+                    new.append(v)
+        frontier += new
+    return frontier
+
+
+def short(label: str) -> bool:
+    return len(re.sub(r"[\W_]", "", label)) <= 3
+
+
+def allowed(label: str) -> bool:
+    k = key(label)
+    if not k or k in cur.DROPPED_LABELS:
+        return False
+    return not (
+        short(label) and k not in cur.SHORT_LABEL_ALLOW and k.rstrip("s") not in cur.SHORT_LABEL_ALLOW
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# model
+# --------------------------------------------------------------------------------------------
+@dataclass
+class Node:
+    slug: str
+    pref: str
+    alts: list[str] = field(default_factory=list)
+    broader: set[str] = field(default_factory=set)
+    related: set[str] = field(default_factory=set)
+    definition: str | None = None
+    scope_note: str | None = None
+    sources: set[str] = field(default_factory=set)
+    top: bool = False
+    curated: bool = True
+
+
+class Taxonomy:
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
+        self.owner: dict[str, str] = {}  # label key -> slug
+        self.dropped: list[tuple[str, str, str]] = []  # (slug, label, reason)
+
+    def claim(self, node: Node, label: str, *, strict: bool) -> bool:
+        label = norm(label)
+        if not allowed(label):
+            self.dropped.append((node.slug, label, "label policy"))
+            return False
+        k = key(label)
+        holder = self.owner.get(k)
+        if holder == node.slug:
+            return False
+        if holder is not None:
+            if strict:
+                raise SystemExit(f"label {label!r} of {node.slug} already belongs to {holder}")
+            self.dropped.append((node.slug, label, f"held by {holder}"))
+            return False
+        self.owner[k] = node.slug
+        if key(node.pref) != k:
+            node.alts.append(label)
+        return True
+
+    def add_labels(self, node: Node, labels: list[str], *, strict_base: bool) -> None:
+        for base in labels:
+            for i, variant in enumerate(expand(norm(base))):
+                self.claim(node, variant, strict=strict_base and i == 0)
+
+    def add(self, node: Node, labels: list[str], *, strict: bool) -> None:
+        if node.slug in self.nodes:
+            raise SystemExit(f"duplicate slug {node.slug}")
+        if not allowed(node.pref):
+            raise SystemExit(f"prefLabel {node.pref!r} of {node.slug} violates the label policy")
+        self.nodes[node.slug] = node
+        self.add_labels(node, [node.pref, *labels], strict_base=strict)
+
+
+def is_acronym(name: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z0-9][A-Z0-9\-+.]*", name))
+
+
+def pwc_rule(table: dict[str, object], url_slug: str, name_slug: str) -> object | None:
+    if url_slug in table:
+        return table[url_slug]
+    return table.get(name_slug)
+
+
+def build() -> Taxonomy:
+    tax = Taxonomy()
+    for t in cur.TOP_CONCEPTS:
+        tax.add(Node(t.slug, norm(t.pref), definition=t.definition, top=True), list(t.alts), strict=True)
+    for cpt in cur.CONCEPTS:
+        node = Node(cpt.slug, norm(cpt.pref), broader=set(cpt.broader), definition=cpt.definition)
+        tax.add(node, list(cpt.alts), strict=True)
+
+    if not PWC_PATH.exists():
+        raise SystemExit(f"Papers with Code snapshot not found at {PWC_PATH}")
+    methods = json.loads(PWC_PATH.read_text(encoding="utf-8"))
+    methods.sort(key=lambda m: (-int(m.get("num_papers") or 0), m["name"]))
+    pending: list[tuple[Node, list[str], list[str]]] = []
+    for m in methods:
+        name = norm(m["name"])
+        full = norm(m.get("full_name") or "")
+        if full in ("", "None"):
+            full = name
+        url = m.get("url") or ""
+        url_slug = url.rstrip("/").rsplit("/", 1)[-1]
+        name_slug = slugify(name)
+        names = [name] if key(full) == key(name) else [full, name]
+
+        target = pwc_rule(cur.PWC_MERGE, url_slug, name_slug)
+        if target is None and name_slug in tax.nodes and tax.nodes[name_slug].curated:
+            target = name_slug
+        if target is None:
+            holders = {tax.owner[key(n)] for n in names if key(n) in tax.owner}
+            if len(holders) == 1:
+                target = holders.pop()
+        if target is not None:
+            node = tax.nodes[str(target)]
+            node.sources.add(url)
+            tax.add_labels(node, names, strict_base=False)
+            continue
+        if url_slug in cur.PWC_SKIP or name_slug in cur.PWC_SKIP:
+            continue
+        if int(m.get("num_papers") or 0) < cur.PWC_MIN_PAPERS:
+            continue
+        override = pwc_rule(cur.PWC_BROADER_OVERRIDE, url_slug, name_slug)
+        collection_broader = [
+            cur.PWC_COLLECTION_BROADER[col["collection"]]
+            for col in m.get("collections") or []
+            if col.get("collection") in cur.PWC_COLLECTION_BROADER
+        ]
+        if not override and not collection_broader:
+            continue
+        if name_slug in tax.nodes or any(p.slug == name_slug for p, _, _ in pending):
+            continue
+        pref = full if is_acronym(name) and key(full) != key(name) else name
+        node = Node(name_slug, pref, sources={url}, curated=False)
+        pending.append((node, names, list(override) if override else collection_broader[:1]))
+
+    # add PwC concepts; their broader may point at other PwC concepts, resolved afterwards
+    for node, names, _ in pending:
+        if not allowed(node.pref) or key(node.pref) in tax.owner:
+            survivors = [n for n in names if allowed(n) and key(n) not in tax.owner]
+            if not survivors:
+                tax.dropped.append((node.slug, node.pref, "no usable label"))
+                continue
+            node.pref = survivors[0]
+        tax.add(node, [n for n in names if n != node.pref], strict=False)
+    for node, _, broader in pending:
+        if node.slug not in tax.nodes:
+            continue
+        chosen = [b for b in broader if b in tax.nodes and b != node.slug]
+        if not chosen:
+            # fall back to the collection mapping, then to the generic family
+            chosen = [b for b in broader if b in tax.nodes] or ["neural-network-component"]
+        node.broader = set(chosen)
+
+    for a, b in cur.RELATED:
+        if a not in tax.nodes or b not in tax.nodes:
+            raise SystemExit(f"skos:related between unknown concepts {a} / {b}")
+        tax.nodes[a].related.add(b)
+        tax.nodes[b].related.add(a)
+    for slug, note in cur.SCOPE_NOTES.items():
+        if slug not in tax.nodes:
+            raise SystemExit(f"scope note for unknown concept {slug}")
+        tax.nodes[slug].scope_note = note
+    return tax
+
+
+# --------------------------------------------------------------------------------------------
+# checks
+# --------------------------------------------------------------------------------------------
+def check(tax: Taxonomy) -> None:
+    seen: dict[str, str] = {}
+    for node in tax.nodes.values():
+        labels = [node.pref, *node.alts]
+        if len({key(x) for x in labels}) != len(labels):
+            raise SystemExit(f"duplicate label inside {node.slug}: {labels}")
+        for lab in labels:
+            k = key(lab)
+            if k in seen and seen[k] != node.slug:
+                raise SystemExit(f"label {lab!r} shared by {seen[k]} and {node.slug}")
+            seen[k] = node.slug
+        for b in node.broader:
+            if b not in tax.nodes:
+                raise SystemExit(f"{node.slug}: broader target {b} does not exist")
+        if not node.top and not node.broader:
+            raise SystemExit(f"{node.slug} has no broader concept")
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", node.slug):
+            raise SystemExit(f"bad slug {node.slug!r}")
+    # cycle check (DFS over broader)
+    state: dict[str, int] = {}
+
+    def visit(slug: str, path: list[str]) -> None:
+        if state.get(slug) == 2:
+            return
+        if state.get(slug) == 1:
+            raise SystemExit("broader cycle: " + " -> ".join([*path, slug]))
+        state[slug] = 1
+        for b in sorted(tax.nodes[slug].broader):
+            visit(b, [*path, slug])
+        state[slug] = 2
+
+    for slug in sorted(tax.nodes):
+        visit(slug, [])
+
+
+# --------------------------------------------------------------------------------------------
+# Turtle output
+# --------------------------------------------------------------------------------------------
+def lit(text: str) -> str:
+    esc = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return f'"{esc}"@en'
+
+
+def render(tax: Taxonomy) -> str:
+    tops = sorted(n.slug for n in tax.nodes.values() if n.top)
+    out = [
+        "# Machine-learning method taxonomy (SKOS).",
+        "# GENERATED by ontology/make_methods.py from ontology/methods_curated.py and the Papers with Code",
+        "# methods snapshot; do not edit by hand.  Names of concepts with a paperswithcode dcterms:source",
+        "# come from Papers with Code (CC BY-SA 4.0); all definitions were written for this project.",
+        "",
+        "@prefix dcterms: <http://purl.org/dc/terms/> .",
+        f"@prefix method: <{BASE}> .",
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .",
+        "",
+        "method:scheme a skos:ConceptScheme ;",
+        '    skos:prefLabel "Machine-learning methods"@en ;',
+        "    dcterms:source <https://paperswithcode.com/methods> ;",
+        "    dcterms:license <https://creativecommons.org/licenses/by-sa/4.0/> ;",
+        "    rdfs:comment "
+        + lit(
+            "Taxonomy of machine-learning methods for matching method mentions in paper abstracts. "
+            "Names, abbreviations and collection groupings of many methods are taken from Papers with Code "
+            "(paperswithcode.com/methods, CC BY-SA 4.0); modern methods, families, hierarchy and definitions "
+            "are curated by the kg project."
+        )
+        + " ;",
+        "    skos:hasTopConcept " + ",\n        ".join(f"method:{t}" for t in tops) + " .",
+        "",
+    ]
+    for slug in sorted(tax.nodes):
+        n = tax.nodes[slug]
+        props = ["a skos:Concept", "skos:inScheme method:scheme", f"skos:prefLabel {lit(n.pref)}"]
+        if n.alts:
+            alts = sorted(set(n.alts), key=lambda s: (s.casefold(), s))
+            props.append("skos:altLabel " + ",\n        ".join(lit(a) for a in alts))
+        if n.broader:
+            props.append("skos:broader " + ", ".join(f"method:{b}" for b in sorted(n.broader)))
+        if n.related:
+            props.append("skos:related " + ", ".join(f"method:{r}" for r in sorted(n.related)))
+        if n.definition:
+            props.append(f"skos:definition {lit(n.definition)}")
+        if n.scope_note:
+            props.append(f"skos:scopeNote {lit(n.scope_note)}")
+        if n.top:
+            props.append("skos:topConceptOf method:scheme")
+        if n.sources:
+            props.append("dcterms:source " + ", ".join(f"<{s}>" for s in sorted(n.sources)))
+        out.append(f"method:{slug} " + " ;\n    ".join(props) + " .")
+        out.append("")
+    return "\n".join(out)
+
+
+def main() -> None:
+    tax = build()
+    check(tax)
+    text = render(tax)
+    OUT_PATH.write_text(text, encoding="utf-8")
+    n_labels = sum(1 + len(n.alts) for n in tax.nodes.values())
+    n_pwc = sum(1 for n in tax.nodes.values() if not n.curated)
+    print(
+        f"wrote {OUT_PATH.relative_to(ROOT)}: {len(tax.nodes)} concepts "
+        f"({len(tax.nodes) - n_pwc} curated, {n_pwc} from Papers with Code), {n_labels} labels, "
+        f"{sum(n.top for n in tax.nodes.values())} top concepts; {len(tax.dropped)} labels dropped"
+    )
+    if "-v" in sys.argv:
+        for slug, label, reason in sorted(tax.dropped):
+            print(f"  dropped {label!r} ({slug}): {reason}")
+
+
+if __name__ == "__main__":
+    main()
