@@ -158,6 +158,18 @@ def _paper(paper: Paper, namer: Namer) -> Iterator[Triple]:
         yield Triple(node, FABIO.hasPublicationYear, ox.Literal(paper.year.text, datatype=XSD.gYear))
     for identifier in paper.identifiers:
         yield Triple(node, DCTERMS.identifier, string(identifier))
+    if paper.published:
+        yield Triple(node, DCTERMS.issued, ox.Literal(paper.published, datatype=XSD.date))
+    if paper.updated:
+        yield Triple(node, DCTERMS.modified, ox.Literal(paper.updated, datatype=XSD.date))
+    if paper.journal_ref:
+        yield Triple(node, DCTERMS.bibliographicCitation, string(paper.journal_ref))
+    if paper.comment:
+        yield Triple(node, RDFS.comment, string(paper.comment))
+    if paper.venue:
+        yield Triple(node, KG.venue, string(paper.venue))
+    for url in paper.links:
+        yield Triple(node, SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI))
     for author in paper.authors:
         person = namer.person(author.person)
         role = namer.authorship(paper.key, author.position)
@@ -167,6 +179,8 @@ def _paper(paper: Paper, namer: Namer) -> Iterator[Triple]:
         yield Triple(role, KG.author, person)
         yield Triple(role, KG.position, integer(author.position))
         yield Triple(role, KG.nameAsWritten, string(author.written))
+        for affiliation in author.affiliations:
+            yield Triple(role, KG.affiliation, string(affiliation))
     for code in paper.subjects:
         yield Triple(node, DCTERMS.subject, subject_iri(code))
     if paper.primary_subject:

@@ -16,11 +16,26 @@ import pyoxigraph as ox
 
 from kg import store as stores
 from kg.assemble import Namer, assemble, ontology_triples
+from kg.cache import (
+    CACHE_DIR,
+    MANIFEST,
+    Changes,
+    Extract,
+    FileEntry,
+    Manifest,
+    cache_name,
+    changes,
+    dumps_extract,
+    extraction_key,
+    loads_extract,
+    paper_hash,
+    replay,
+)
 from kg.errors import IssueLog, KgError
-from kg.extractors import extract_all
+from kg.extractors import EXTRACTORS, extract_all
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
-from kg.records import Location
+from kg.records import Location, SourceFile
 from kg.resolve import Resolution, Resolver
 from kg.vocab import DATA_BASE
 
@@ -37,6 +52,10 @@ class BuildOptions:
     """Names of the extractors to run (default: all of ``EXTRACTORS``)."""
     taxonomies: bool = True
     """Include the shipped taxonomies (arXiv subjects, methods) whole, not only the concepts papers use."""
+    cache: Path | None = None
+    """A previous build folder whose manifest and cache let unchanged files skip reading (incremental)."""
+    full: bool = False
+    """Ignore the cache: read and extract every file again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +74,21 @@ class Build:
     base: str
     files: list[InputFile] = field(default_factory=list)
     files_read: int = 0
+    files_reused: int = 0
     triples: int = 0
     seconds: float = 0.0
+    manifest: Manifest = field(default_factory=Manifest)
+    fresh: dict[str, tuple[SourceFile | None, Extract]] = field(default_factory=dict)
+    """Extracts of the files read in this build (written to the cache with the outputs)."""
+    changes: Changes | None = None
 
     def summary(self) -> dict[str, int]:
         """The figures a build reports."""
         return {
             "files": len(self.files),
             "files_failed": len(self.log.failed_files),
+            "files_read": self.files_read,
+            "files_reused": self.files_reused,
             "records": self.resolution.records,
             "papers": len(self.resolution.papers),
             "persons": len(self.resolution.persons),
@@ -135,13 +161,21 @@ def build(
     started = time.perf_counter()
     files = discover(paths, log)
     resolver = Resolver(log)
+    extractors = tuple(options.extractors or EXTRACTORS)
+    previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
+    manifest = Manifest(extraction=extraction_key(extractors))
+    reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
+    fresh: dict[str, tuple[SourceFile | None, Extract]] = {}
     digests: dict[str, str] = {}
-    read = 0
+    read = reused = 0
     for item in files:
         if progress is not None:
             progress(item)
         try:
-            key = digest(item.path)
+            st = item.path.stat()
+            known = previous.files.get(item.shown)
+            unchanged = reuse and known is not None and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns)
+            key = known.digest if unchanged and known is not None else digest(item.path)
         except OSError as e:
             log.error(Location(item.shown, 0), "unreadable-file", f"cannot read file: {e.strerror or e}")
             continue
@@ -149,15 +183,30 @@ def build(
             log.warn(Location(item.shown, 1), "duplicate-file", f"same content as {digests[key]}; skipped")
             continue
         digests[key] = item.shown
-        read += 1
-        for record in read_file(item.path, log, item.shown):
-            resolver.add(record, extract_all(record, log, options.extractors))
+        cached = _cached(options.cache, item.shown, key) if reuse and options.cache is not None else None
+        if cached is not None:
+            extract = cached
+            replay(extract, log)
+            reused += 1
+        else:
+            mark = len(log.issues)
+            extract = Extract()
+            for record in read_file(item.path, log, item.shown, key):
+                extract.items.append((record, list(extract_all(record, log, options.extractors))))
+            extract.issues = log.issues[mark:]
+            source = extract.items[0][0].source if extract.items else None
+            fresh[item.shown] = (source, extract)
+            read += 1
+        for record, mentions in extract.items:
+            resolver.add(record, mentions)
+        manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, len(extract.items))
     resolution = resolver.resolve()
     graph = stores.memory()
     namer = Namer(options.base)
     if options.taxonomies:
         stores.load(graph, ontology_triples())
     stores.load(graph, assemble(resolution, namer, codes().values()))
+    manifest.papers = {paper.key: paper_hash(paper) for paper in resolution.papers}
     return Build(
         store=graph,
         resolution=resolution,
@@ -165,9 +214,23 @@ def build(
         base=options.base,
         files=files,
         files_read=read,
+        files_reused=reused,
         triples=len(graph),
         seconds=time.perf_counter() - started,
+        manifest=manifest,
+        fresh=fresh,
+        changes=changes(previous.papers, manifest.papers),
     )
+
+
+def _cached(out: Path, shown: str, key: str) -> Extract | None:
+    """The cached extract of one file, when the cache has a readable one."""
+    path = out / CACHE_DIR / cache_name(shown, key)
+    try:
+        _, extract = loads_extract(path.read_bytes())
+    except (OSError, ValueError, KeyError, TypeError, EOFError):
+        return None  # a missing or damaged cache entry only means reading the file again
+    return extract
 
 
 def write_outputs(result: Build, out: Path) -> list[Path]:
@@ -180,4 +243,23 @@ def write_outputs(result: Build, out: Path) -> list[Path]:
         raise KgError(f"cannot create output folder {out}: {e.strerror or e}", code="write-failed") from e
     written = [write(result, out / name) for name, write in BUILD_OUTPUTS.items()]
     written.append(stores.persist(result.store, out))
+    write_cache(result, out)
     return written
+
+
+def write_cache(result: Build, out: Path) -> None:
+    """Write the cache entries of freshly read files, drop stale ones, then the manifest (last)."""
+    from kg.exporters import write_bytes
+
+    folder = out / CACHE_DIR
+    keep = {cache_name(shown, entry.digest) for shown, entry in result.manifest.files.items()}
+    for shown, (source, extract) in result.fresh.items():
+        entry = result.manifest.files.get(shown)
+        if entry is None:
+            continue
+        write_bytes(folder / cache_name(shown, entry.digest), dumps_extract(extract, source))
+    if folder.is_dir():
+        for stale in folder.iterdir():
+            if stale.name not in keep:
+                stale.unlink(missing_ok=True)
+    write_bytes(out / MANIFEST, result.manifest.dumps())

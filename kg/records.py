@@ -68,7 +68,19 @@ class Record:
     primary_subject: Span | None = None
     areas: tuple[Span, ...] = ()
     identifiers: tuple[Span, ...] = ()
-    """Typed identifiers as ``scheme:value`` text, e.g. ``arxiv:2401.00001``."""
+    """Typed identifiers as ``scheme:value`` text: ``arxiv:2401.00001v2`` (version kept), ``doi:10.1/x``."""
+    affiliations: tuple[tuple[int, Span], ...] = ()
+    """``(author index, affiliation)`` pairs; the index is 0-based into ``authors``."""
+    published: Span | None = None
+    """First publication date, ISO ``YYYY-MM-DD``."""
+    updated: Span | None = None
+    """Last update date, ISO ``YYYY-MM-DD``."""
+    journal_ref: Span | None = None
+    comment: Span | None = None
+    links: tuple[Span, ...] = ()
+    """Web pages the source gives for the paper (abstract page, PDF, DOI resolver)."""
+    venue: Span | None = None
+    """Journal or proceedings title (BibTeX ``journal``/``booktitle``)."""
 
     @property
     def key(self) -> str:

@@ -72,6 +72,7 @@ class Author:
     written: str
     position: int
     at: Location
+    affiliations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,12 @@ class Paper:
     sources: tuple[SourceRef, ...]
     merge_reasons: tuple[str, ...]
     identifiers: tuple[str, ...]
+    published: str | None = None
+    updated: str | None = None
+    journal_ref: str | None = None
+    comment: str | None = None
+    venue: str | None = None
+    links: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +250,8 @@ class Resolver:
             for r in sorted(records, key=lambda r: r.key)
         )
         identifiers = tuple(sorted({s.text for r in records for s in r.identifiers}))
+        published = min((r.published.text for r in records if r.published), default=None)
+        updated = max((r.updated.text for r in records if r.updated), default=None)
         return Paper(
             key=key,
             title=title,
@@ -256,13 +265,26 @@ class Resolver:
             sources=sources,
             merge_reasons=tuple(self._reasons.get(id(members[0]), [])),
             identifiers=identifiers,
+            published=published,
+            updated=updated,
+            journal_ref=_first(r.journal_ref for r in records),
+            comment=_first(r.comment for r in records),
+            venue=_first(r.venue for r in records),
+            links=tuple(sorted({s.text for r in records for s in r.links})),
         )
 
     def _authors(self, ranked: list[_Draft], names: dict[str, Counter[str]]) -> tuple[Author, ...]:
         lists = [[m for m in d.mentions if m.kind == "author"] for d in ranked]
-        complete = [ms for d, ms in zip(ranked, lists, strict=True) if ms and d.record.authors_complete]
-        chosen = complete[0] if complete else []
-        authors = [Author(m.key, m.text, len(chosen[: i + 1]), m.at) for i, m in enumerate(chosen)]
+        complete = [(d, ms) for d, ms in zip(ranked, lists, strict=True) if ms and d.record.authors_complete]
+        chosen = complete[0][1] if complete else []
+        affiliations: dict[int, list[str]] = defaultdict(list)
+        if complete:
+            for index, span in complete[0][0].record.affiliations:
+                affiliations[index].append(span.text)
+        authors = [
+            Author(m.key, m.text, i + 1, m.at, tuple(affiliations.get(int(m.get("index", "-1")), ())))
+            for i, m in enumerate(chosen)
+        ]
         present = {a.person for a in authors}
         for d, ms in zip(ranked, lists, strict=True):
             for m in ms:
@@ -282,6 +304,10 @@ class Resolver:
                 names[m.key][m.get("name", m.text)] += 1
             del d
         return tuple(authors)
+
+
+def _first(spans: Iterable[Span | None]) -> str | None:
+    return next((s.text for s in spans if s is not None), None)
 
 
 def identity_keys(record: Record) -> list[str]:

@@ -91,6 +91,8 @@ KG = ClosedNamespace(
         "inRecord",
         "shortForm",
         "owner",
+        "affiliation",
+        "venue",
     ],
 )
 
@@ -101,7 +103,8 @@ XSD = ClosedNamespace(
     ["string", "integer", "gYear", "date", "dateTime", "anyURI", "double"],
 )
 DCTERMS = ClosedNamespace(
-    "http://purl.org/dc/terms/", ["title", "abstract", "creator", "subject", "identifier", "source"]
+    "http://purl.org/dc/terms/",
+    ["title", "abstract", "creator", "subject", "identifier", "source", "issued", "modified", "bibliographicCitation"],
 )
 FOAF = ClosedNamespace("http://xmlns.com/foaf/0.1/", ["Person", "name"])
 SCHEMA = ClosedNamespace(

@@ -23,6 +23,9 @@ def build(
     base: Annotated[str | None, typer.Option(help="Base IRI of built data.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Read every file again instead of reusing OUT's cache.")
+    ] = False,
 ) -> None:
     """Build the graph from paper listings and write OUT/graph.ttl and OUT/store/.
 
@@ -34,7 +37,7 @@ def build(
 
     inputs = paths or [DEFAULT_INPUT]
     log = IssueLog(echo=None if quiet else print_issue)
-    options = BuildOptions(base=base or DATA_BASE)
+    options = BuildOptions(base=base or DATA_BASE, cache=out, full=full)
     show_bar = not quiet and sys.stderr.isatty()
     with Progress(
         TextColumn("[progress.description]{task.description}"),
@@ -67,6 +70,10 @@ def build(
             f"kg build: {s['files']} files ({s['files_failed']} failed), {s['records']} records, "
             f"{s['papers']} papers, {s['persons']} persons, {s['coauthor_pairs']} coauthor pairs, "
             f"{s['triples']} triples in {result.seconds:.2f} s",
+            markup=False,
+        )
+        err.print(
+            f"files read {s['files_read']}, reused from the cache {s['files_reused']}; changes: {result.changes}",
             markup=False,
         )
         counts = log.counts()

@@ -34,7 +34,7 @@ def name_key(name: str) -> str:
 def extract(record: Record, log: IssueLog) -> Iterator[Mention]:
     """One ``author`` mention per author, ``position`` 1, 2, ... in page order."""
     position = 0
-    for span in record.authors:
+    for index, span in enumerate(record.authors):
         normalized = normalize_name(span.text)
         if not normalized:
             log.warn(span.at, "empty-author", f"author name {span.text!r} is empty after normalization")

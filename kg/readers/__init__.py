@@ -49,10 +49,11 @@ def digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_file(path: Path, log: IssueLog, shown: str | None = None) -> Iterator[Record]:
+def read_file(path: Path, log: IssueLog, shown: str | None = None, sha256: str | None = None) -> Iterator[Record]:
     """Records of one file, in file order; problems go to ``log``.
 
-    ``shown`` is the path as messages and provenance name it (default: ``str(path)``).
+    ``shown`` is the path as messages and provenance name it (default: ``str(path)``);
+    ``sha256`` the file's digest when the caller has it already.
     """
     name = shown if shown is not None else str(path)
     text = open_text(path, name, log)
@@ -69,7 +70,7 @@ def read_file(path: Path, log: IssueLog, shown: str | None = None) -> Iterator[R
             else "unrecognised format",
         )
         return
-    source = SourceFile(name, digest(path), reader)
+    source = SourceFile(name, sha256 or digest(path), reader)
     yield from READERS[reader].read(text, source, log)
 
 

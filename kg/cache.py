@@ -1,0 +1,223 @@
+"""Incremental builds: a manifest of input files and a cache of what was read from each.
+
+``kg build --out DIR`` keeps ``DIR/manifest.json`` (every input file with its
+size, modification time and SHA-256, and a hash of every built paper) and
+``DIR/cache/`` (the records, mentions and issues read from each file, as gzip'd
+JSON).  A rebuild reads and extracts only files that are new or changed; the
+others come from the cache, so the graph is the same as a full rebuild's, and
+the issues of unchanged files are reported again.  The cache is tied to the kg
+version and to the shipped taxonomies: when either changes, everything is read
+afresh.  ``--full`` ignores the cache.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from kg import __version__
+from kg.errors import Issue, IssueLog
+from kg.records import Location, Mention, Record, SourceFile, Span
+from kg.resolve import Paper
+from kg.vocab import ontology_path
+
+MANIFEST = "manifest.json"
+CACHE_DIR = "cache"
+FORMAT = 1
+
+
+def extraction_key(extractors: Iterable[str]) -> str:
+    """What cached extraction results depend on: kg's version, the extractors, the taxonomies."""
+    h = hashlib.sha256(f"{FORMAT}:{__version__}:{','.join(extractors)}".encode())
+    for name in ("arxiv-subjects.ttl", "methods.ttl"):
+        path = ontology_path(name)
+        if path.exists():
+            h.update(path.read_bytes())
+    return h.hexdigest()[:20]
+
+
+@dataclass(slots=True)
+class FileEntry:
+    """One input file as the manifest remembers it."""
+
+    digest: str
+    size: int
+    mtime_ns: int
+    records: int
+
+
+@dataclass(slots=True)
+class Extract:
+    """What one file gave: its records with their mentions, and its issues."""
+
+    items: list[tuple[Record, list[Mention]]] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Manifest:
+    extraction: str = ""
+    files: dict[str, FileEntry] = field(default_factory=dict)
+    papers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, out: Path) -> Manifest:
+        """The manifest of a build folder (empty when there is none or it is unreadable)."""
+        path = out / MANIFEST
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            files = {k: FileEntry(**v) for k, v in data["files"].items()}
+            return cls(str(data["extraction"]), files, dict(data["papers"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return cls()
+
+    def dumps(self) -> bytes:
+        data = {
+            "format": FORMAT,
+            "extraction": self.extraction,
+            "files": {k: vars_of(v) for k, v in sorted(self.files.items())},
+            "papers": dict(sorted(self.papers.items())),
+        }
+        return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def vars_of(entry: FileEntry) -> dict[str, Any]:
+    return {f.name: getattr(entry, f.name) for f in fields(entry)}
+
+
+def cache_name(shown: str, digest: str) -> str:
+    """Cache entries are per (path, content): records carry their file's path."""
+    return hashlib.sha256(f"{shown}\0{digest}".encode()).hexdigest()[:32] + ".json.gz"
+
+
+def paper_hash(paper: Paper) -> str:
+    """A fingerprint of what a paper says (not where it was read), to tell updated papers."""
+    content = (
+        paper.title.text if paper.title else None,
+        paper.abstract.text if paper.abstract else None,
+        paper.year.text if paper.year else None,
+        [(a.person, a.position, a.written, a.affiliations) for a in paper.authors],
+        paper.subjects,
+        paper.primary_subject,
+        paper.areas,
+        sorted({(m.kind, m.key) for m in paper.mentions}),
+        paper.identifiers,
+        (paper.published, paper.updated, paper.journal_ref, paper.comment, paper.venue, paper.links),
+        len(paper.sources),
+    )
+    return hashlib.sha256(repr(content).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    added: int
+    removed: int
+    updated: int
+    unchanged: int
+
+    def __str__(self) -> str:
+        return f"{self.added} papers added, {self.removed} removed, {self.updated} updated, {self.unchanged} unchanged"
+
+
+def changes(before: dict[str, str], after: dict[str, str]) -> Changes:
+    """Papers added, removed and updated between two manifests.
+
+    >>> str(changes({"a": "1", "b": "2"}, {"b": "3", "c": "4"}))
+    '1 papers added, 1 removed, 1 updated, 0 unchanged'
+    """
+    added = len(after.keys() - before.keys())
+    removed = len(before.keys() - after.keys())
+    common = after.keys() & before.keys()
+    updated = sum(1 for k in common if before[k] != after[k])
+    return Changes(added, removed, updated, len(common) - updated)
+
+
+# --- (de)serialization of one file's extract -------------------------------------------------
+
+
+def _span(s: Span | None) -> list[Any] | None:
+    return None if s is None else [s.text, s.at.line]
+
+
+def _unspan(v: list[Any] | None, path: str) -> Span | None:
+    return None if v is None else Span(str(v[0]), Location(path, int(v[1])))
+
+
+def _spans(v: list[Any], path: str) -> tuple[Span, ...]:
+    return tuple(Span(str(t), Location(path, int(n))) for t, n in v)
+
+
+def encode_record(r: Record) -> dict[str, Any]:
+    out: dict[str, Any] = {"reader": r.reader, "line": r.at.line, "authors_complete": r.authors_complete}
+    for f in fields(r):
+        value = getattr(r, f.name)
+        if isinstance(value, Span) or (value is None and f.name not in ("source",)):
+            out[f.name] = _span(value)
+        elif f.name == "affiliations":
+            out[f.name] = [[i, _span(s)] for i, s in value]
+        elif isinstance(value, tuple):
+            out[f.name] = [_span(s) for s in value]
+    return out
+
+
+def decode_record(d: dict[str, Any], source: SourceFile) -> Record:
+    path = source.path
+    kwargs: dict[str, Any] = {}
+    for f in fields(Record):
+        if f.name in ("reader", "source", "at", "authors_complete") or f.name not in d:
+            continue
+        value = d[f.name]
+        if f.name == "affiliations":
+            kwargs[f.name] = tuple((int(i), _unspan(s, path)) for i, s in value)
+        elif isinstance(value, list) and (not value or isinstance(value[0], list)):
+            kwargs[f.name] = _spans(value, path)
+        else:
+            kwargs[f.name] = _unspan(value, path)
+    return Record(
+        reader=str(d["reader"]),
+        source=source,
+        at=Location(path, int(d["line"])),
+        authors_complete=bool(d["authors_complete"]),
+        **kwargs,
+    )
+
+
+def encode_mention(m: Mention) -> list[Any]:
+    return [m.kind, m.key, m.text, m.at.line, m.extractor, m.position, [list(p) for p in m.detail]]
+
+
+def decode_mention(v: list[Any], path: str) -> Mention:
+    kind, key, text, line, extractor, position, detail = v
+    return Mention(kind, key, text, Location(path, int(line)), extractor, int(position), tuple((a, b) for a, b in detail))
+
+
+def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
+    data = {
+        "source": [source.path, source.digest, source.reader] if source else None,
+        "items": [[encode_record(r), [encode_mention(m) for m in ms]] for r, ms in extract.items],
+        "issues": [[i.at.path, i.at.line, i.severity, i.code, i.message] for i in extract.issues],
+    }
+    return gzip.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), mtime=0)
+
+
+def loads_extract(blob: bytes) -> tuple[SourceFile | None, Extract]:
+    data = json.loads(gzip.decompress(blob))
+    source = SourceFile(*data["source"]) if data["source"] else None
+    extract = Extract()
+    if source is not None:
+        for rd, ms in data["items"]:
+            extract.items.append((decode_record(rd, source), [decode_mention(m, source.path) for m in ms]))
+    for path, line, severity, code, message in data["issues"]:
+        extract.issues.append(Issue(Location(path, int(line)), severity, code, message))
+    return source, extract
+
+
+def replay(extract: Extract, log: IssueLog) -> None:
+    """Report a cached file's issues again, as a fresh read would."""
+    for issue in extract.issues:
+        log.report(issue.at, issue.severity, issue.code, issue.message)
