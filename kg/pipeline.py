@@ -6,10 +6,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -31,11 +34,11 @@ from kg.cache import (
     paper_hash,
     replay,
 )
-from kg.errors import IssueLog, KgError
-from kg.extractors import EXTRACTORS, extract_all
+from kg.errors import Issue, IssueLog, KgError
+from kg.extractors import EXTRACTORS, extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
-from kg.records import Location, SourceFile
+from kg.records import Location, Mention, Record, SourceFile
 from kg.resolve import Resolution, Resolver
 from kg.vocab import DATA_BASE
 
@@ -56,6 +59,8 @@ class BuildOptions:
     """A previous build folder whose manifest and cache let unchanged files skip reading (incremental)."""
     full: bool = False
     """Ignore the cache: read and extract every file again."""
+    workers: int = 1
+    """Processes that run the extractors (``kg build --workers``; 1 runs them in this process)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,38 +173,41 @@ def build(
     fresh: dict[str, tuple[SourceFile | None, Extract]] = {}
     digests: dict[str, str] = {}
     read = reused = 0
-    for item in files:
-        if progress is not None:
-            progress(item)
-        try:
-            st = item.path.stat()
-            known = previous.files.get(item.shown)
-            unchanged = reuse and known is not None and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns)
-            key = known.digest if unchanged and known is not None else digest(item.path)
-        except OSError as e:
-            log.error(Location(item.shown, 0), "unreadable-file", f"cannot read file: {e.strerror or e}")
-            continue
-        if key in digests:
-            log.warn(Location(item.shown, 1), "duplicate-file", f"same content as {digests[key]}; skipped")
-            continue
-        digests[key] = item.shown
-        cached = _cached(options.cache, item.shown, key) if reuse and options.cache is not None else None
-        if cached is not None:
-            extract = cached
-            replay(extract, log)
-            reused += 1
-        else:
-            mark = len(log.issues)
-            extract = Extract()
-            for record in read_file(item.path, log, item.shown, key):
-                extract.items.append((record, list(extract_all(record, log, options.extractors))))
-            extract.issues = log.issues[mark:]
-            source = extract.items[0][0].source if extract.items else None
-            fresh[item.shown] = (source, extract)
-            read += 1
-        for record, mentions in extract.items:
-            resolver.add(record, mentions)
-        manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, len(extract.items))
+    with Extraction(options.extractors, options.workers) as extraction:
+        for item in files:
+            if progress is not None:
+                progress(item)
+            try:
+                st = item.path.stat()
+                known = previous.files.get(item.shown)
+                same = (
+                    reuse
+                    and known is not None
+                    and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns)
+                )
+                key = known.digest if same and known is not None else digest(item.path)
+            except OSError as e:
+                log.error(Location(item.shown, 0), "unreadable-file", f"cannot read file: {e.strerror or e}")
+                continue
+            if key in digests:
+                log.warn(
+                    Location(item.shown, 1), "duplicate-file", f"same content as {digests[key]}; skipped"
+                )
+                continue
+            digests[key] = item.shown
+            cached = _cached(options.cache, item.shown, key) if reuse and options.cache is not None else None
+            if cached is not None:
+                extract = cached
+                replay(extract, log)
+                reused += 1
+            else:
+                extract = extraction.read(item, key, log)
+                source = extract.items[0][0].source if extract.items else None
+                fresh[item.shown] = (source, extract)
+                read += 1
+            for record, mentions in extract.items:
+                resolver.add(record, mentions)
+            manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, len(extract.items))
     resolution = resolver.resolve()
     graph = stores.memory()
     namer = Namer(options.base)
@@ -221,6 +229,97 @@ def build(
         fresh=fresh,
         changes=changes(previous.papers, manifest.papers),
     )
+
+
+BATCH = 256
+"""Records per extraction batch (the unit of work sent to a worker process)."""
+
+
+def _extract_batch(
+    names: tuple[str, ...] | None, batch: list[Record]
+) -> tuple[list[list[Mention]], list[Issue]]:
+    """Run the extractors over a batch of records (in a worker process or in this one)."""
+    log = IssueLog()
+    mentions = [list(extract_all(record, log, names)) for record in batch]
+    return mentions, log.issues
+
+
+class Extraction:
+    """Reads files and extracts their records, in batches, on ``workers`` processes.
+
+    Results and issues come back in record order whatever the number of
+    workers, so a parallel build is the same as a sequential one: the issues
+    a reader reports while producing a batch are reported just before the
+    issues the extractors report for that batch.
+    """
+
+    def __init__(self, names: tuple[str, ...] | None, workers: int = 1) -> None:
+        self.names = names
+        self.workers = max(1, workers)
+        self._pool: Pool | None = None
+        if self.workers > 1:
+            warm(names)  # build matchers once, before fork, so workers share them
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._pool = context.Pool(self.workers)
+
+    def __enter__(self) -> Extraction:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+
+    def read(self, item: InputFile, key: str, log: IssueLog) -> Extract:
+        """Records of one file with their mentions, and the file's issues (also reported to ``log``)."""
+        mark = len(log.issues)
+        reading = IssueLog()
+        records = read_file(item.path, reading, item.shown, key)
+        extract = Extract()
+        pending: deque[
+            tuple[list[Record], list[Issue], AsyncResult[tuple[list[list[Mention]], list[Issue]]] | None]
+        ] = deque()
+        limit = 2 * self.workers
+
+        def settle(
+            batch: list[Record], read_issues: list[Issue], result: tuple[list[list[Mention]], list[Issue]]
+        ) -> None:
+            mentions, issues = result
+            for issue in [*read_issues, *issues]:
+                log.report(issue.at, issue.severity, issue.code, issue.message)
+            extract.items.extend(zip(batch, mentions, strict=True))
+
+        for batch in _batches(records):
+            read_issues = reading.issues
+            reading.issues = []
+            if self._pool is None:
+                settle(batch, read_issues, _extract_batch(self.names, batch))
+                continue
+            pending.append((batch, read_issues, self._pool.apply_async(_extract_batch, (self.names, batch))))
+            while len(pending) >= limit:
+                done = pending.popleft()
+                assert done[2] is not None
+                settle(done[0], done[1], done[2].get())
+        while pending:
+            done = pending.popleft()
+            assert done[2] is not None
+            settle(done[0], done[1], done[2].get())
+        for issue in reading.issues:  # reported after the last record (e.g. a count check)
+            log.report(issue.at, issue.severity, issue.code, issue.message)
+        extract.issues = log.issues[mark:]
+        return extract
+
+
+def _batches(records: Iterator[Record]) -> Iterator[list[Record]]:
+    batch: list[Record] = []
+    for record in records:
+        batch.append(record)
+        if len(batch) >= BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _cached(out: Path, shown: str, key: str) -> Extract | None:

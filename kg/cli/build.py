@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -23,6 +24,9 @@ def build(
     base: Annotated[str | None, typer.Option(help="Base IRI of built data.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", "-j", help="Extraction processes (0: one per core).", min=0)
+    ] = 0,
     full: Annotated[
         bool, typer.Option("--full", help="Read every file again instead of reusing OUT's cache.")
     ] = False,
@@ -37,7 +41,9 @@ def build(
 
     inputs = paths or [DEFAULT_INPUT]
     log = IssueLog(echo=None if quiet else print_issue)
-    options = BuildOptions(base=base or DATA_BASE, cache=out, full=full)
+    options = BuildOptions(
+        base=base or DATA_BASE, cache=out, full=full, workers=workers or (os.cpu_count() or 1)
+    )
     show_bar = not quiet and sys.stderr.isatty()
     with Progress(
         TextColumn("[progress.description]{task.description}"),

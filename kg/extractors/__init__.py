@@ -26,3 +26,10 @@ def extract_all(record: Record, log: IssueLog, names: tuple[str, ...] | None = N
     for name, module in EXTRACTORS.items():
         if names is None or name in names:
             yield from module.extract(record, log)
+
+
+def warm(names: tuple[str, ...] | None = None) -> None:
+    """Build what extractors build lazily (matchers, tables), e.g. before forking workers."""
+    for name, module in EXTRACTORS.items():
+        if (names is None or name in names) and hasattr(module, "warm"):
+            module.warm()

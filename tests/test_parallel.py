@@ -1,0 +1,35 @@
+"""A build on several worker processes is the same as a sequential one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from kg.errors import IssueLog
+from kg.pipeline import BuildOptions, build
+from tests.conftest import ROOT, assert_isomorphic, to_rdflib
+
+
+def test_workers_give_the_same_graph_and_issues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("论文检索\n\nDeep Learning · Everything Else\n\nAda Lovelace\n", encoding="utf-8")
+    inputs = [Path("seeds"), bad]
+    sequential_log, parallel_log = IssueLog(), IssueLog()
+    sequential = build(inputs, BuildOptions(workers=1), sequential_log)
+    parallel = build(inputs, BuildOptions(workers=2), parallel_log)
+    assert [str(i) for i in parallel_log.issues] == [str(i) for i in sequential_log.issues]
+    assert parallel.summary() == sequential.summary()
+    assert_isomorphic(to_rdflib(parallel), to_rdflib(sequential))
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
+def test_small_batches_keep_record_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("kg.pipeline.BATCH", 7)
+    sequential = build([Path("seeds")], BuildOptions(workers=1), IssueLog())
+    parallel = build([Path("seeds")], BuildOptions(workers=2), IssueLog())
+    assert [p.key for p in parallel.resolution.papers] == [p.key for p in sequential.resolution.papers]
+    assert_isomorphic(to_rdflib(parallel), to_rdflib(sequential))
