@@ -143,6 +143,10 @@ def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str]
         node = ox.NamedNode(key)
         yield Triple(node, RDF.type, KG.Link)
         yield Triple(node, KG.linkKind, string(min(m.get("kind", "other") for m in links[key])))
+    if any(ms[0].kind == "introduced-method" for ms in introduced.values()):
+        scheme = namer.introduced_scheme()
+        yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
+        yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
     for key in sorted(introduced):
         yield from _introduced(key, introduced[key], namer)
 

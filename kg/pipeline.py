@@ -286,7 +286,8 @@ class Extraction:
             batch: list[Record], read_issues: list[Issue], result: tuple[list[list[Mention]], list[Issue]]
         ) -> None:
             mentions, issues = result
-            for issue in [*read_issues, *issues]:
+            # in line order, as a reader and extractors running record by record would report them
+            for issue in sorted([*read_issues, *issues], key=lambda i: i.at.line):
                 log.report(issue.at, issue.severity, issue.code, issue.message)
             extract.items.extend(zip(batch, mentions, strict=True))
 

@@ -236,7 +236,7 @@ CONCEPTS: list[Concept] = [
         "linear-rnn",
         "linear recurrent neural network",
         ("linear RNN", "linear recurrence", "linear recurrent unit", "LRU"),
-        ("recurrent-neural-network", "state-space-model"),
+        "recurrent-neural-network",
         "A recurrent network whose state update is linear in the state, enabling parallel scans.",
     ),
     c(
@@ -636,7 +636,7 @@ CONCEPTS: list[Concept] = [
         "linear-attention",
         "linear attention",
         ("linearized attention", "kernelized attention", "linear-time attention"),
-        ("attention-mechanism", "state-space-model"),
+        "attention-mechanism",
         "Attention rewritten with feature maps so that it runs in linear time as a recurrence.",
     ),
     c(
@@ -1022,7 +1022,7 @@ CONCEPTS: list[Concept] = [
     c(
         "diffusion-bridge",
         "diffusion bridge",
-        ("Schrödinger bridge", "Schrodinger bridge", "diffusion Schrödinger bridge", "bridge matching"),
+        ("diffusion Schrödinger bridge", "bridge matching"),
         "diffusion-model",
         "A diffusion process pinned between two given distributions.",
     ),
@@ -3212,6 +3212,7 @@ RELATED: list[tuple[str, str]] = [
     ("adamw", "weight-decay"),
     ("weight-decay", "l2-regularization"),
     ("linear-attention", "state-space-model"),
+    ("linear-rnn", "state-space-model"),
     ("mamba", "linear-attention"),
     ("masked-diffusion", "masked-modeling"),
     ("flow-matching", "diffusion-model"),

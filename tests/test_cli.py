@@ -58,4 +58,12 @@ def test_strict_fails_on_warnings(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_list_readers() -> None:
     result = runner.invoke(app, ["list", "readers"])
     assert result.exit_code == 0
-    assert [line.split()[0] for line in result.output.splitlines()] == ["profile", "listing", "daily"]
+    assert [line.split()[0] for line in result.output.splitlines()] == [
+        "arxiv-oai",
+        "arxiv-atom",
+        "arxiv-jsonl",
+        "bibtex",
+        "profile",
+        "listing",
+        "daily",
+    ]

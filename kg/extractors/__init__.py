@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 from kg.errors import IssueLog
-from kg.extractors import areas, authors, links, subjects
+from kg.extractors import areas, authors, links, methods, subjects
 from kg.records import Mention, Record
 
 EXTRACTORS: dict[str, ModuleType] = {
@@ -18,6 +18,7 @@ EXTRACTORS: dict[str, ModuleType] = {
     subjects.NAME: subjects,
     areas.NAME: areas,
     links.NAME: links,
+    methods.NAME: methods,
 }
 
 

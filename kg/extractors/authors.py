@@ -40,6 +40,5 @@ def extract(record: Record, log: IssueLog) -> Iterator[Mention]:
             log.warn(span.at, "empty-author", f"author name {span.text!r} is empty after normalization")
             continue
         position += 1
-        yield Mention(
-            "author", name_key(normalized), span.text, span.at, NAME, position, (("name", normalized),)
-        )
+        detail = (("index", str(index)), ("name", normalized))
+        yield Mention("author", name_key(normalized), span.text, span.at, NAME, position, detail)

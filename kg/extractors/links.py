@@ -158,8 +158,16 @@ def find_links(text: str) -> list[FoundLink]:
     return [found for found in scan(text) if isinstance(found, FoundLink)]
 
 
+# Every candidate the pattern can match contains one of these (lower-cased); most abstracts
+# have none, and a substring test is far cheaper than running the pattern over the text.
+_MARKERS = ("http", "www.", "github", "gitlab", "bitbucket", "huggingface", "hf.co", "script:", "data:")
+
+
 def scan(text: str) -> Iterator[FoundLink | Rejection]:
     """Links and rejected link-like text in ``text``, in order; linear in the length of ``text``."""
+    lowered = text.lower()
+    if not any(marker in lowered for marker in _MARKERS):
+        return
     pos = 0
     while (match := _CANDIDATE.search(text, pos)) is not None:
         start = match.start()

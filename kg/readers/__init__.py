@@ -14,11 +14,16 @@ from pathlib import Path
 from types import ModuleType
 
 from kg.errors import IssueLog
-from kg.readers import daily, listing, profile
+from kg.readers import atom, bibtex, daily, jsonl, listing, oai, profile
 from kg.readers.text import SNIFF_BYTES, TextFile, open_text
 from kg.records import Location, Record, SourceFile
 
 READERS: dict[str, ModuleType] = {
+    # the precise standard formats first: a page sniff is looser
+    oai.NAME: oai,
+    atom.NAME: atom,
+    jsonl.NAME: jsonl,
+    bibtex.NAME: bibtex,
     profile.NAME: profile,
     listing.NAME: listing,
     daily.NAME: daily,

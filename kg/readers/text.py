@@ -7,6 +7,7 @@ UTF-8 byte order mark and control characters removed.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 
 _CONTROL = {c for c in range(32) if c not in (9,)} | {0x7F}
 _CONTROL_TABLE = dict.fromkeys(_CONTROL, None)
+_HAS_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 # bidirectional overrides and isolates can make a name display as something else
 _BIDI = dict.fromkeys([0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069], None)
 
@@ -78,7 +80,7 @@ class TextFile:
                         f"byte {raw[e.start]:#04x} at column {e.start + 1} is not UTF-8; replaced with U+FFFD",
                     )
                 line = line.rstrip("\r\n")
-                if any(ord(ch) in _CONTROL for ch in line):
+                if _HAS_CONTROL.search(line):
                     self.log.warn(
                         Location(self.name, number),
                         "control-characters",
