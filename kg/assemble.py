@@ -37,7 +37,8 @@ from kg.vocab import (
 ONTOLOGY_FILES = ("arxiv-subjects.ttl", "methods.ttl")
 """Taxonomies that are part of every built graph (the whole scheme, not only what papers use)."""
 
-Triple = ox.Triple
+Triple = ox.Quad
+"""Statements of the default graph: pyoxigraph Quads (``Quad(s, p, o)``), which the bulk loader takes as they are."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,5 +315,5 @@ def ontology_triples() -> tuple[Triple, ...]:
             continue
         with path.open("rb") as f:
             for t in ox.parse(f, format=ox.RdfFormat.TURTLE):
-                triples.append(Triple(t.subject, t.predicate, t.object))
+                triples.append(Triple(t.subject, t.predicate, t.object))  # default graph
     return tuple(triples)

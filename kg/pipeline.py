@@ -61,6 +61,8 @@ class BuildOptions:
     """Ignore the cache: read and extract every file again."""
     workers: int = 1
     """Processes that run the extractors (``kg build --workers``; 1 runs them in this process)."""
+    store: Path | None = None
+    """Assemble the graph in an on-disk store here (see ``kg.store.staging``); default: in memory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,8 @@ class Build:
     fresh: dict[str, tuple[SourceFile | None, Extract]] = field(default_factory=dict)
     """Extracts of the files read in this build (written to the cache with the outputs)."""
     changes: Changes | None = None
+    store_path: Path | None = None
+    """Where the store lies on disk, when it was assembled there."""
 
     def summary(self) -> dict[str, int]:
         """The figures a build reports."""
@@ -209,7 +213,7 @@ def build(
                 resolver.add(record, mentions)
             manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, len(extract.items))
     resolution = resolver.resolve()
-    graph = stores.memory()
+    graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     namer = Namer(options.base)
     if options.taxonomies:
         stores.load(graph, ontology_triples())
@@ -228,6 +232,7 @@ def build(
         manifest=manifest,
         fresh=fresh,
         changes=changes(previous.papers, manifest.papers),
+        store_path=options.store,
     )
 
 
@@ -342,7 +347,8 @@ def write_outputs(result: Build, out: Path) -> list[Path]:
     except OSError as e:
         raise KgError(f"cannot create output folder {out}: {e.strerror or e}", code="write-failed") from e
     written = [write(result, out / name) for name, write in BUILD_OUTPUTS.items()]
-    written.append(stores.persist(result.store, out))
+    built_at = result.store_path if result.store_path is not None and result.store_path.parent == out else None
+    written.append(stores.persist(result.store, out, built_at))
     write_cache(result, out)
     return written
 

@@ -26,18 +26,29 @@ def memory() -> ox.Store:
     return ox.Store()
 
 
-def load(store: ox.Store, triples: Iterable[ox.Triple]) -> int:
-    """Bulk-load triples into the default graph in batches; returns how many were given."""
+def on_disk(path: Path) -> ox.Store:
+    """A fresh store on disk at ``path`` (a leftover there is removed first)."""
+    if path.exists():
+        shutil.rmtree(path)
+    try:
+        return ox.Store(str(path))
+    except OSError as e:
+        raise KgError(f"cannot create a store at {path}: {e}", code="write-failed") from e
+
+
+def staging(out: Path) -> Path:
+    """Where a build of ``out`` assembles its on-disk store before it is swapped in."""
+    return out / f".{STORE_DIR}.new-{os.getpid()}"
+
+
+def load(store: ox.Store, quads: Iterable[ox.Quad]) -> int:
+    """Bulk-load quads in batches (the assembler's are all in the default graph); returns how many."""
     count = 0
-    iterator = iter(triples)
-    while True:
-        batch = [
-            ox.Quad(t.subject, t.predicate, t.object, ox.DefaultGraph()) for t in islice(iterator, BATCH)
-        ]
-        if not batch:
-            return count
+    iterator = iter(quads)
+    while batch := list(islice(iterator, BATCH)):
         store.bulk_extend(batch)
         count += len(batch)
+    return count
 
 
 def sorted_triples(store: ox.Store) -> list[ox.Triple]:
@@ -54,19 +65,26 @@ def _order(t: ox.Triple) -> tuple[str, str, int, str]:
     return (str(t.subject), str(t.predicate), kind, str(o))
 
 
-def persist(store: ox.Store, out: Path) -> Path:
-    """Copy a built store to ``out/store`` atomically (build beside, then swap); returns the path."""
+def persist(store: ox.Store, out: Path, built_at: Path | None = None) -> Path:
+    """Put a built store at ``out/store`` atomically (assembled beside, then swapped in); returns the path.
+
+    ``built_at`` is where the store already lies on disk (see :func:`staging`); an in-memory
+    store is copied to disk first.
+    """
     target = out / STORE_DIR
-    fresh = out / f".{STORE_DIR}.new-{os.getpid()}"
+    fresh = built_at if built_at is not None else staging(out)
     old = out / f".{STORE_DIR}.old-{os.getpid()}"
-    for leftover in (fresh, old):
-        if leftover.exists():
-            shutil.rmtree(leftover)
+    for leftover in out.glob(f".{STORE_DIR}.*"):
+        if leftover != fresh:
+            shutil.rmtree(leftover, ignore_errors=True)
     try:
-        disk = ox.Store(str(fresh))
-        disk.bulk_extend(iter_quads(store))
-        disk.flush()
-        del disk
+        if built_at is None:
+            disk = on_disk(fresh)
+            disk.bulk_extend(iter_quads(store))
+            disk.flush()
+            del disk
+        else:
+            store.flush()
         if target.exists():
             target.rename(old)
         fresh.rename(target)

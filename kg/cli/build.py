@@ -41,8 +41,19 @@ def build(
 
     inputs = paths or [DEFAULT_INPUT]
     log = IssueLog(echo=None if quiet else print_issue)
+    from kg.store import staging
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        err.print(f"{out}: error: cannot create the output folder: {e.strerror or e} [write-failed]", markup=False)
+        raise typer.Exit(1) from e
     options = BuildOptions(
-        base=base or DATA_BASE, cache=out, full=full, workers=workers or (os.cpu_count() or 1)
+        base=base or DATA_BASE,
+        cache=out,
+        full=full,
+        workers=workers or (os.cpu_count() or 1),
+        store=staging(out),
     )
     show_bar = not quiet and sys.stderr.isatty()
     with Progress(

@@ -23,13 +23,22 @@ def prefixes(base: str) -> dict[str, str]:
     return {**PREFIXES, **{name: f"{base}{name}/" for name in data}, "introduced": f"{base}method/"}
 
 
+SORT_LIMIT = 1_000_000
+"""Graphs up to this many triples are written sorted by subject IRI (easy to read and diff); larger
+ones in the on-disk store's own order, which is also deterministic (Oxigraph orders by term
+encodings, which depend on the terms only), without holding every triple in memory."""
+
+
 def serialize(store: ox.Store, out: BinaryIO, base: str) -> None:
-    """Write the default graph of ``store`` as sorted Turtle, prefixes in alphabetical order."""
+    """Write the default graph of ``store`` as deterministic Turtle, prefixes in alphabetical order."""
     table = prefixes(base)
     for name in sorted(table):
         out.write(f"@prefix {name}: <{table[name]}> .\n".encode())
     body = _SkipPrefixes(out)
-    ox.serialize(sorted_triples(store), body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
+    if len(store) <= SORT_LIMIT:
+        ox.serialize(sorted_triples(store), body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
+    else:
+        store.dump(body, ox.RdfFormat.TURTLE, from_graph=ox.DefaultGraph(), prefixes=table)  # type: ignore[arg-type]
     body.flush()
 
 
