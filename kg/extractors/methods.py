@@ -62,6 +62,11 @@ SCHEME = "https://w3id.org/kg/method/scheme"
 METHOD_BASE = "https://w3id.org/kg/method/"
 
 
+# Each token rule of ``MethodMatcher._add_rules`` contains one of these; the Matcher is the costly
+# part of a search, so it runs only on texts that could match.
+_RULE_TRIGGER = re.compile(r"diffusion|low[\s\-–]*rank|state[\s\-–]*space", re.IGNORECASE)
+
+
 def taxonomy_path() -> Path:
     """Where the shipped method taxonomy lives (``ontology/methods.ttl``)."""
     return ontology_path("methods.ttl")
@@ -511,8 +516,7 @@ class MethodMatcher:
         for matcher in (self._lower, self._exact):
             for match_id, start, end in matcher(doc):
                 spans.append(Span(doc, start, end, label=strings[match_id]))
-        lowered = masked.lower()
-        triggered = any(w in lowered for w in ("diffusion", "state", "low"))  # every rule needs one
+        triggered = _RULE_TRIGGER.search(masked) is not None  # every rule needs one of these words
         for match_id, start, end in self._rules(doc) if triggered else []:
             slug, how = strings[match_id].split("|")
             if how == "first":
