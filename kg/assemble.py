@@ -107,13 +107,15 @@ def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str]
     """Every triple of the built data (the taxonomies come from :func:`ontology_triples`)."""
     known = set(known_subjects)
     coauthors = resolution.coauthor_pairs()
+    # one IRI per person, minted once: quoting names is the costly part of minting
+    people = {key: namer.person(key) for key in resolution.persons}
     for person in resolution.persons.values():
-        node = namer.person(person.key)
+        node = people[person.key]
         yield Triple(node, RDF.type, FOAF.Person)
         yield Triple(node, FOAF.name, string(person.name))
     for a, b in sorted(coauthors):
-        yield Triple(namer.person(a), KG.coauthor, namer.person(b))
-        yield Triple(namer.person(b), KG.coauthor, namer.person(a))
+        yield Triple(people[a], KG.coauthor, people[b])
+        yield Triple(people[b], KG.coauthor, people[a])
     if resolution.areas:
         yield from _areas(resolution, namer)
     unknown: set[str] = set()
@@ -121,7 +123,7 @@ def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str]
     links: dict[str, list[Mention]] = defaultdict(list)
     introduced: dict[str, list[Mention]] = defaultdict(list)
     for paper in resolution.papers:
-        yield from _paper(paper, namer)
+        yield from _paper(paper, namer, people)
         for code in paper.subjects:
             if known and code not in known:
                 unknown.add(code)
@@ -152,7 +154,7 @@ def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str]
         yield from _introduced(key, introduced[key], namer)
 
 
-def _paper(paper: Paper, namer: Namer) -> Iterator[Triple]:
+def _paper(paper: Paper, namer: Namer, people: dict[str, ox.NamedNode]) -> Iterator[Triple]:
     node = namer.paper(paper.key)
     yield Triple(node, RDF.type, SCHEMA.ScholarlyArticle)
     if paper.title:
@@ -176,7 +178,7 @@ def _paper(paper: Paper, namer: Namer) -> Iterator[Triple]:
     for url in paper.links:
         yield Triple(node, SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI))
     for author in paper.authors:
-        person = namer.person(author.person)
+        person = people[author.person]
         role = namer.authorship(paper.key, author.position)
         yield Triple(node, DCTERMS.creator, person)
         yield Triple(node, KG.authorship, role)

@@ -202,7 +202,8 @@ def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
         "items": [[encode_record(r), [encode_mention(m) for m in ms]] for r, ms in extract.items],
         "issues": [[i.at.path, i.at.line, i.severity, i.code, i.message] for i in extract.issues],
     }
-    return gzip.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), mtime=0)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return gzip.compress(text, compresslevel=1, mtime=0)  # speed over size: the cache is local
 
 
 def loads_extract(blob: bytes) -> tuple[SourceFile | None, Extract]:

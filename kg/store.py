@@ -53,13 +53,12 @@ def load(store: ox.Store, quads: Iterable[ox.Quad]) -> int:
 
 def sorted_triples(store: ox.Store) -> list[ox.Triple]:
     """All triples of the default graph in a stable order (subject, predicate, object)."""
-    quads = store.quads_for_pattern(None, None, None, ox.DefaultGraph())
-    triples = [ox.Triple(q.subject, q.predicate, q.object) for q in quads]
-    triples.sort(key=_order)
-    return triples
+    quads = list(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
+    quads.sort(key=_order)
+    return [q.triple for q in quads]
 
 
-def _order(t: ox.Triple) -> tuple[str, str, int, str]:
+def _order(t: ox.Quad) -> tuple[str, str, int, str]:
     o = t.object
     kind = 0 if isinstance(o, ox.NamedNode) else 1
     return (str(t.subject), str(t.predicate), kind, str(o))

@@ -23,19 +23,23 @@ def prefixes(base: str) -> dict[str, str]:
     return {**PREFIXES, **{name: f"{base}{name}/" for name in data}, "introduced": f"{base}method/"}
 
 
-SORT_LIMIT = 1_000_000
+SORT_LIMIT = 200_000
 """Graphs up to this many triples are written sorted by subject IRI (easy to read and diff); larger
-ones in the on-disk store's own order, which is also deterministic (Oxigraph orders by term
-encodings, which depend on the terms only), without holding every triple in memory."""
+ones built in an on-disk store are written in the store's own order, which is also deterministic
+(Oxigraph orders statements by term encodings, which depend on the terms only), in Rust, without
+holding every triple in Python."""
 
 
-def serialize(store: ox.Store, out: BinaryIO, base: str) -> None:
-    """Write the default graph of ``store`` as deterministic Turtle, prefixes in alphabetical order."""
+def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) -> None:
+    """Write the default graph of ``store`` as deterministic Turtle, prefixes in alphabetical order.
+
+    ``on_disk`` says ``store`` is an on-disk store, whose own order is deterministic.
+    """
     table = prefixes(base)
     for name in sorted(table):
         out.write(f"@prefix {name}: <{table[name]}> .\n".encode())
     body = _SkipPrefixes(out)
-    if len(store) <= SORT_LIMIT:
+    if len(store) <= SORT_LIMIT or not on_disk:
         ox.serialize(sorted_triples(store), body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
     else:
         store.dump(body, ox.RdfFormat.TURTLE, from_graph=ox.DefaultGraph(), prefixes=table)  # type: ignore[arg-type]
@@ -75,4 +79,5 @@ def write(build: Build, target: Path) -> Path:
     """Write ``target`` (e.g. ``outputs/graph.ttl``) atomically."""
     from kg.exporters import write_atomically
 
-    return write_atomically(target, lambda f: serialize(build.store, f, build.base))
+    on_disk = build.store_path is not None
+    return write_atomically(target, lambda f: serialize(build.store, f, build.base, on_disk))
