@@ -12,8 +12,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import Any, cast
 
 import pyoxigraph as ox
 
@@ -63,6 +64,8 @@ class BuildOptions:
     """Processes that run the extractors (``kg build --workers``; 1 runs them in this process)."""
     store: Path | None = None
     """Assemble the graph in an on-disk store here (see ``kg.store.staging``); default: in memory."""
+    scheduler: str | None = None
+    """Address of a Dask distributed scheduler (``tcp://host:port``) to run the extractors on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,7 @@ def build(
     fresh: dict[str, tuple[SourceFile | None, Extract]] = {}
     digests: dict[str, str] = {}
     read = reused = 0
-    with Extraction(options.extractors, options.workers) as extraction:
+    with Extraction(options.extractors, options.workers, options.scheduler) as extraction:
         for item in files:
             if progress is not None:
                 progress(item)
@@ -240,6 +243,10 @@ BATCH = 256
 """Records per extraction batch (the unit of work sent to a worker process)."""
 
 
+BatchResult = tuple[list[list[Mention]], list[Issue]]
+"""What a batch gives: the mentions of each record, and the extractors' issues."""
+
+
 def _extract_batch(
     names: tuple[str, ...] | None, batch: list[Record]
 ) -> tuple[list[list[Mention]], list[Issue]]:
@@ -258,11 +265,15 @@ class Extraction:
     issues the extractors report for that batch.
     """
 
-    def __init__(self, names: tuple[str, ...] | None, workers: int = 1) -> None:
+    def __init__(self, names: tuple[str, ...] | None, workers: int = 1, scheduler: str | None = None) -> None:
         self.names = names
         self.workers = max(1, workers)
         self._pool: Pool | None = None
-        if self.workers > 1:
+        self._client: Any = None
+        if scheduler is not None:
+            self._client = _dask_client(scheduler)
+            self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
+        elif self.workers > 1:
             warm(names)  # build matchers once, before fork, so workers share them
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -275,6 +286,17 @@ class Extraction:
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
+        if self._client is not None:
+            self._client.close()
+
+    def _submit(self, batch: list[Record]) -> Callable[[], BatchResult]:
+        """Start extracting a batch elsewhere; the returned function waits for the result."""
+        if self._client is not None:
+            future = self._client.submit(_extract_batch, self.names, batch, pure=False)
+            return lambda: cast(BatchResult, future.result())
+        assert self._pool is not None
+        result = self._pool.apply_async(_extract_batch, (self.names, batch))
+        return result.get
 
     def read(self, item: InputFile, key: str, log: IssueLog) -> Extract:
         """Records of one file with their mentions, and the file's issues (also reported to ``log``)."""
@@ -282,9 +304,7 @@ class Extraction:
         reading = IssueLog()
         records = read_file(item.path, reading, item.shown, key)
         extract = Extract()
-        pending: deque[
-            tuple[list[Record], list[Issue], AsyncResult[tuple[list[list[Mention]], list[Issue]]] | None]
-        ] = deque()
+        pending: deque[tuple[list[Record], list[Issue], Callable[[], BatchResult]]] = deque()
         limit = 2 * self.workers
 
         def settle(
@@ -299,22 +319,38 @@ class Extraction:
         for batch in _batches(records):
             read_issues = reading.issues
             reading.issues = []
-            if self._pool is None:
+            if self._pool is None and self._client is None:
                 settle(batch, read_issues, _extract_batch(self.names, batch))
                 continue
-            pending.append((batch, read_issues, self._pool.apply_async(_extract_batch, (self.names, batch))))
+            pending.append((batch, read_issues, self._submit(batch)))
             while len(pending) >= limit:
                 done = pending.popleft()
-                assert done[2] is not None
-                settle(done[0], done[1], done[2].get())
+                settle(done[0], done[1], done[2]())
         while pending:
             done = pending.popleft()
-            assert done[2] is not None
-            settle(done[0], done[1], done[2].get())
+            settle(done[0], done[1], done[2]())
         for issue in reading.issues:  # reported after the last record (e.g. a count check)
             log.report(issue.at, issue.severity, issue.code, issue.message)
         extract.issues = log.issues[mark:]
         return extract
+
+
+DASK_CONNECT_TIMEOUT = 30
+"""Seconds to wait for a Dask scheduler to answer."""
+
+
+def _dask_client(address: str) -> Any:
+    """A client of the Dask scheduler at ``address`` (the ``dask`` extra must be installed)."""
+    try:
+        from distributed import Client
+    except ImportError as e:
+        raise KgError("--scheduler needs Dask: pip install 'kg[dask]'", code="missing-dependency") from e
+    try:
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except OSError as e:
+        raise KgError(
+            f"cannot reach the Dask scheduler at {address}: {e}", code="scheduler-unreachable"
+        ) from e
 
 
 def _batches(records: Iterator[Record]) -> Iterator[list[Record]]:
@@ -347,7 +383,9 @@ def write_outputs(result: Build, out: Path) -> list[Path]:
     except OSError as e:
         raise KgError(f"cannot create output folder {out}: {e.strerror or e}", code="write-failed") from e
     written = [write(result, out / name) for name, write in BUILD_OUTPUTS.items()]
-    built_at = result.store_path if result.store_path is not None and result.store_path.parent == out else None
+    built_at = (
+        result.store_path if result.store_path is not None and result.store_path.parent == out else None
+    )
     written.append(stores.persist(result.store, out, built_at))
     write_cache(result, out)
     return written

@@ -33,3 +33,28 @@ def test_small_batches_keep_record_order(monkeypatch: pytest.MonkeyPatch) -> Non
     parallel = build([Path("seeds")], BuildOptions(workers=2), IssueLog())
     assert [p.key for p in parallel.resolution.papers] == [p.key for p in sequential.resolution.papers]
     assert_isomorphic(to_rdflib(parallel), to_rdflib(sequential))
+
+
+def test_dask_cluster_gives_the_same_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extraction on a Dask LocalCluster with two workers: isomorphic with the sequential build."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.chdir(ROOT)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as cluster:
+        dask_log = IssueLog()
+        on_dask = build([Path("seeds")], BuildOptions(scheduler=cluster.scheduler_address), dask_log)
+    sequential_log = IssueLog()
+    sequential = build([Path("seeds")], BuildOptions(workers=1), sequential_log)
+    assert [str(i) for i in dask_log.issues] == [str(i) for i in sequential_log.issues]
+    assert [p.key for p in on_dask.resolution.papers] == [p.key for p in sequential.resolution.papers]
+    assert_isomorphic(to_rdflib(on_dask), to_rdflib(sequential))
+
+
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed")
+    from kg.errors import KgError
+
+    monkeypatch.setattr("kg.pipeline.DASK_CONNECT_TIMEOUT", 2)
+    with pytest.raises(KgError, match="Dask scheduler"):
+        build([ROOT / "seeds"], BuildOptions(scheduler="tcp://127.0.0.1:9"), IssueLog())

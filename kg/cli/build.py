@@ -27,6 +27,12 @@ def build(
     workers: Annotated[
         int, typer.Option("--workers", "-j", help="Extraction processes (0: one per core).", min=0)
     ] = 0,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Run extraction on a Dask cluster at this address (tcp://HOST:PORT; needs kg[dask])."
+        ),
+    ] = None,
     full: Annotated[
         bool, typer.Option("--full", help="Read every file again instead of reusing OUT's cache.")
     ] = False,
@@ -46,7 +52,9 @@ def build(
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        err.print(f"{out}: error: cannot create the output folder: {e.strerror or e} [write-failed]", markup=False)
+        err.print(
+            f"{out}: error: cannot create the output folder: {e.strerror or e} [write-failed]", markup=False
+        )
         raise typer.Exit(1) from e
     options = BuildOptions(
         base=base or DATA_BASE,
@@ -54,6 +62,7 @@ def build(
         full=full,
         workers=workers or (os.cpu_count() or 1),
         store=staging(out),
+        scheduler=scheduler,
     )
     show_bar = not quiet and sys.stderr.isatty()
     with Progress(
