@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -49,7 +50,8 @@ def child(folder: Path, out: Path, workers: int) -> None:
     write_outputs(result, out)
     ended = time.perf_counter()
     summary = result.summary()
-    print(json.dumps({**summary, "build_s": built - started, "write_s": ended - built, "total_s": ended - started}))
+    figures = {**summary, "build_s": built - started, "write_s": ended - built, "total_s": ended - started}
+    print(json.dumps({**figures, "stages": result.timings}))
 
 
 def tokenizer_pass(folder: Path) -> tuple[int, float]:
@@ -80,13 +82,22 @@ def size_of(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def measure(papers: int, args: argparse.Namespace) -> dict[str, float]:
+def measure(papers: int, args: argparse.Namespace) -> dict[str, Any]:
     folder = corpus(papers, args.corpora, tuple(args.formats.split(",")), args.seed)
     out = args.corpora / f"out-{papers}"
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, __file__, "--child", str(folder), "--out-dir", str(out), "--workers", str(args.workers)],
+        [
+            sys.executable,
+            __file__,
+            "--child",
+            str(folder),
+            "--out-dir",
+            str(out),
+            "--workers",
+            str(args.workers),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -107,11 +118,14 @@ def measure(papers: int, args: argparse.Namespace) -> dict[str, float]:
         "abstracts": abstracts,
         "tokenizer_s": tok,
         "ratio": figures["total_s"] / tok,
+        "stages": figures["stages"],
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--papers", type=int, action="append", help="corpus size (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--formats", default="jsonl,profile,listing,daily")
@@ -123,7 +137,7 @@ def main() -> None:
     if args.child:
         child(args.child, args.out_dir, args.workers)
         return
-    rows = [measure(n, args) for n in args.papers or [10_000]]
+    rows: list[dict[str, Any]] = [measure(n, args) for n in args.papers or [10_000]]
     head = ("papers", "build s", "papers/s", "peak RSS MB", "triples", "store MB", "tokenizer s", "ratio")
     print(" | ".join(head))
     print(" | ".join("---" for _ in head))
@@ -132,6 +146,14 @@ def main() -> None:
             f"{r['papers']:,.0f} | {r['build_s']:.1f} | {r['papers_per_s']:,.0f} | {r['peak_rss_mb']:,.0f} | "
             f"{r['triples']:,.0f} | {r['store_mb']:,.0f} | {r['tokenizer_s']:.1f} | {r['ratio']:.1f}"
         )
+    print()
+    print(
+        "stage seconds: "
+        + "; ".join(
+            f"{r['papers']:,.0f} papers: " + ", ".join(f"{k} {v:.1f}" for k, v in r["stages"].items())
+            for r in rows
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -93,6 +93,8 @@ class Build:
     changes: Changes | None = None
     store_path: Path | None = None
     """Where the store lies on disk, when it was assembled there."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds spent per stage (read+extract, resolve, assemble, and each output written)."""
 
     def summary(self) -> dict[str, int]:
         """The figures a build reports."""
@@ -215,14 +217,23 @@ def build(
             for record, mentions in extract.items:
                 resolver.add(record, mentions)
             manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, len(extract.items))
+    read_done = time.perf_counter()
     resolution = resolver.resolve()
+    resolved = time.perf_counter()
     graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     namer = Namer(options.base)
     if options.taxonomies:
         stores.load(graph, ontology_triples())
     stores.load(graph, assemble(resolution, namer, codes().values()))
     manifest.papers = {paper.key: paper_hash(paper) for paper in resolution.papers}
+    assembled = time.perf_counter()
+    timings = {
+        "read+extract": read_done - started,
+        "resolve": resolved - read_done,
+        "assemble": assembled - resolved,
+    }
     return Build(
+        timings=timings,
         store=graph,
         resolution=resolution,
         log=log,
@@ -382,12 +393,20 @@ def write_outputs(result: Build, out: Path) -> list[Path]:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise KgError(f"cannot create output folder {out}: {e.strerror or e}", code="write-failed") from e
-    written = [write(result, out / name) for name, write in BUILD_OUTPUTS.items()]
+    written = []
+    for name, write in BUILD_OUTPUTS.items():
+        started = time.perf_counter()
+        written.append(write(result, out / name))
+        result.timings[name] = time.perf_counter() - started
+    started = time.perf_counter()
     built_at = (
         result.store_path if result.store_path is not None and result.store_path.parent == out else None
     )
     written.append(stores.persist(result.store, out, built_at))
+    result.timings["store"] = time.perf_counter() - started
+    started = time.perf_counter()
     write_cache(result, out)
+    result.timings["cache"] = time.perf_counter() - started
     return written
 
 
