@@ -28,9 +28,10 @@ def memory() -> ox.Store:
 
 def on_disk(path: Path) -> ox.Store:
     """A fresh store on disk at ``path`` (a leftover there is removed first)."""
-    if path.exists():
-        shutil.rmtree(path)
     try:
+        if path.exists():
+            shutil.rmtree(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         return ox.Store(str(path))
     except OSError as e:
         raise KgError(f"cannot create a store at {path}: {e}", code="write-failed") from e

@@ -33,6 +33,12 @@ def build(
             help="Run extraction on a Dask cluster at this address (tcp://HOST:PORT; needs kg[dask])."
         ),
     ] = None,
+    shards: Annotated[
+        Path | None,
+        typer.Option(
+            "--shards", metavar="DIR", help="Also write the graph as sorted gzip N-Quads shards into DIR."
+        ),
+    ] = None,
     full: Annotated[
         bool, typer.Option("--full", help="Read every file again instead of reusing OUT's cache.")
     ] = False,
@@ -82,7 +88,11 @@ def build(
         try:
             result = run_build(inputs, options, log, progress)
             bar.update(task, description="writing")
-            written = write_outputs(result, out)
+            from kg.shards import write_shards
+
+            # before write_outputs, which moves the staging store into OUT/store
+            shard_files = write_shards(result.store, shards) if shards is not None else []
+            written = write_outputs(result, out) + shard_files
         except KgError as e:
             err.print(str(e), markup=False)
             raise typer.Exit(1) from e
