@@ -53,9 +53,14 @@ def print_issue(issue: Issue) -> None:
 
 # one import per command module: each registers its commands on import
 from kg.cli import build as _build  # noqa: E402
+from kg.cli import export as _export  # noqa: E402
 from kg.cli import listing as _listing  # noqa: E402
+from kg.cli import load as _load  # noqa: E402
+from kg.cli import query as _query  # noqa: E402
+from kg.cli import serve as _serve  # noqa: E402
+from kg.cli import viz as _viz  # noqa: E402
 
-COMMAND_MODULES = (_build, _listing)
+COMMAND_MODULES = (_build, _listing, _export, _query, _serve, _viz, _load)
 
 
 def main() -> None:

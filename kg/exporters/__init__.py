@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, BinaryIO
 
+from kg import viz
 from kg.errors import KgError
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
 from kg.exporters.source import ExportOptions, Source
@@ -46,6 +47,8 @@ EXPORT_DIR = "export"
 
 BUILD_OUTPUTS: dict[str, Callable[[Build, Path], Path]] = {
     "graph.ttl": turtle.write,
+    "coauthors.html": viz.write_coauthors,
+    "topics.html": viz.write_topics,
 }
 """What ``kg build`` writes into its output folder besides the store: file name -> writer."""
 

@@ -1,0 +1,147 @@
+"""Median latency of every named query: the embedded Oxigraph store against rdflib's memory store.
+
+Generates a synthetic corpus (``synth.generate``), builds it with kg, then times each named query
+(median of ``--repeat`` runs) in the persisted store (``kg.sparql.execute``) and in
+``rdflib.Graph().parse(graph.ttl)``.  rdflib runs in a forked child per query, killed after
+``--rdflib-timeout`` seconds (shown as ``>T``).  Prints a Markdown table.
+
+Usage::
+
+    python benchmarks/queries.py --papers 100000 [--work /tmp/kg-query-bench] [--repeat 5]
+        [--rdflib-timeout 120] [--skip-rdflib]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pyoxigraph as ox
+import rdflib
+
+from kg.errors import IssueLog
+from kg.pipeline import build, write_outputs
+from kg.queries import QUERIES
+from kg.sparql import Solutions, bind, execute
+from kg.vocab import PREFIXES
+
+
+def prepare(papers: int, work: Path) -> Path:
+    """The build folder of a synthetic corpus of ``papers`` papers (reused when already built)."""
+    from synth import generate
+
+    corpus, out = work / f"corpus-{papers}", work / f"built-{papers}"
+    if (out / "store").is_dir() and (out / "graph.ttl").is_file():
+        return out
+    if not corpus.is_dir():
+        started = time.perf_counter()
+        generate(papers, corpus, formats=("profile", "listing", "daily"))
+        print(f"generated {papers} papers in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    started = time.perf_counter()
+    result = build([corpus], log=IssueLog())
+    write_outputs(result, out)
+    print(f"built {result.summary()} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return out
+
+
+def texts(store: ox.Store) -> dict[str, str]:
+    """Each named query with its parameters bound to values that exist in the graph."""
+    top = execute(store, bind(QUERIES["top-authors"].text, {}), limit=1)
+    author = top.rows[0][1].value if isinstance(top, Solutions) and top.rows else "nobody"  # type: ignore[union-attr]
+    mentioned = execute(
+        store,
+        "SELECT ?m (COUNT(*) AS ?n) WHERE { ?p schema:mentions ?m } GROUP BY ?m ORDER BY DESC(?n)",
+        limit=1,
+    )
+    method = "transformer"
+    if isinstance(mentioned, Solutions) and mentioned.rows:
+        method = mentioned.rows[0][0].value.rsplit("/", 1)[1]  # type: ignore[union-attr]
+    values = {"author": author, "method": method, "subject": "cs.LG"}
+    out = {}
+    for name, query in QUERIES.items():
+        given = {p.name: values[p.name] for p in query.params if p.name in values and p.required}
+        out[name] = bind(query.text, query.bindings(given))
+    return out
+
+
+def time_oxigraph(store: ox.Store, text: str, repeat: int) -> tuple[float, int]:
+    times, rows = [], 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = execute(store, text)
+        times.append(time.perf_counter() - started)
+        rows = len(result.rows) if isinstance(result, Solutions) else 1
+    return statistics.median(times), rows
+
+
+_GRAPH: rdflib.Graph | None = None
+
+
+def _rdflib_child(conn: Connection, text: str, repeat: int) -> None:
+    assert _GRAPH is not None
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        rows = len(list(_GRAPH.query(text)))
+        times.append(time.perf_counter() - started)
+        conn.send((statistics.median(times), rows))
+
+
+def time_rdflib(text: str, repeat: int, timeout: float) -> str:
+    """Median over the runs finished within ``timeout`` (a forked child shares the parsed graph)."""
+    context = multiprocessing.get_context("fork")
+    parent, child = context.Pipe()
+    process = context.Process(target=_rdflib_child, args=(child, text, repeat))
+    process.start()
+    deadline = time.monotonic() + timeout
+    last: tuple[float, int] | None = None
+    while time.monotonic() < deadline and process.is_alive():
+        if parent.poll(0.2):
+            last = parent.recv()
+    while parent.poll(0):
+        last = parent.recv()
+    if process.is_alive():
+        process.kill()
+    process.join()
+    return f">{timeout:g} s" if last is None else f"{last[0]:.3f} s"
+
+
+def main() -> None:
+    global _GRAPH
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=10_000)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/kg-query-bench"))
+    parser.add_argument("--built", type=Path, help="use this build folder instead of generating one")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--rdflib-timeout", type=float, default=120.0)
+    parser.add_argument("--skip-rdflib", action="store_true")
+    args = parser.parse_args()
+    out = args.built or prepare(args.papers, args.work)
+    store = ox.Store.read_only(str(out / "store"))
+    print(f"{out}: {len(store):,} triples", file=sys.stderr)
+    queries = texts(store)
+    if not args.skip_rdflib:
+        started = time.perf_counter()
+        _GRAPH = rdflib.Graph()
+        _GRAPH.parse(out / "graph.ttl")
+        for prefix, iri in PREFIXES.items():
+            _GRAPH.bind(prefix, iri)
+        print(f"rdflib parsed graph.ttl in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    print("| query | rows | Oxigraph (embedded) | rdflib (memory) |")
+    print("|---|---:|---:|---:|")
+    for name, text in queries.items():
+        seconds, rows = time_oxigraph(store, text, args.repeat)
+        other = "-" if args.skip_rdflib else time_rdflib(text, args.repeat, args.rdflib_timeout)
+        print(f"| {name} | {rows} | {seconds:.3f} s | {other} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

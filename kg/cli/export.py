@@ -1,0 +1,82 @@
+"""``kg export FORMAT``: write a persisted build in a format other tools read."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Annotated
+
+import typer
+
+from kg.cli import app, err
+from kg.errors import KgError, UsageError
+
+
+@app.command("export")
+def export_command(
+    format: Annotated[
+        str,
+        typer.Argument(
+            help="turtle, ntriples, nquads, jsonld, graphml, gexf, csv or vosviewer (see: kg list exporters).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Build folder to read (its store/, from kg build --out).")
+    ] = Path("outputs"),
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            help="File (or folder, for csv) to write; default OUT/export/graph.EXT, OUT/export/VIEW.EXT "
+            "or OUT/export/csv/.",
+            show_default=False,
+        ),
+    ] = None,
+    view: Annotated[
+        str,
+        typer.Option(
+            "--view", help="View for graphml, gexf, vosviewer and csv edges: coauthors, topics, papers."
+        ),
+    ] = "coauthors",
+    bom: Annotated[
+        bool, typer.Option("--bom", help="Start CSV files with a UTF-8 byte order mark (Excel).")
+    ] = False,
+    base: Annotated[
+        str | None, typer.Option(help="Base IRI of the built data (default: read from the store).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+) -> None:
+    """Export the graph built in OUT (kg build --out OUT) to a file other tools open.
+
+    Example: kg export graphml --view coauthors --output coauthors.graphml
+    """
+    from kg.exporters import default_target, export, exporter
+    from kg.exporters.source import VIEWS, ExportOptions, Source
+
+    try:
+        exporter(format)
+        if view not in VIEWS:
+            raise UsageError(f"unknown view {view!r}; choose from: {', '.join(VIEWS)}", code="unknown-view")
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(2) from e
+    target = output or default_target(out, format, view)
+    # a terminated export unwinds like an interrupted one, so its temporary file is removed
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        source = Source.open(out, base)
+        written = export(format, source, target, ExportOptions(view=view, bom=bom))
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(1) from e
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if not quiet:
+        err.print(f"wrote {written}", markup=False)
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    sys.exit(128 + signum)

@@ -1,0 +1,46 @@
+"""``kg serve``: a read-only SPARQL 1.1 endpoint over a built graph (needs the ``serve`` extra)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cli import app, err
+from kg.errors import KgError, UsageError
+
+
+@app.command()
+def serve(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Build folder whose store/ is served.")] = Path(
+        "outputs"
+    ),
+    host: Annotated[
+        str, typer.Option(help="Address to bind (loopback unless told otherwise).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 7878,
+    timeout: Annotated[float, typer.Option(help="Seconds a query may run.", min=0.01)] = 10.0,
+    max_rows: Annotated[int, typer.Option(help="Rows returned at most (more are cut).", min=1)] = 10_000,
+    workers: Annotated[int, typer.Option(help="Queries run at once (one process each).", min=1)] = 2,
+) -> None:
+    """Serve the graph at http://HOST:PORT/sparql (SPARQL 1.1 Protocol) with a query page at /.
+
+    Example: kg serve --out outputs --port 7878
+    """
+    try:
+        from kg.server import ServerOptions
+        from kg.server import serve as run
+    except ImportError as e:
+        raise UsageError(
+            f"kg serve needs the serve extra: pip install 'kg[serve]' ({e})", code="missing-extra"
+        ) from e
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    options = ServerOptions(out=out, timeout=timeout, max_rows=max_rows, workers=workers)
+    err.print(f"kg serve: {out}/store at http://{host}:{port}/sparql (Ctrl-C stops)", markup=False)
+    try:
+        run(options, host=host, port=port)
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(1) from e

@@ -1,0 +1,111 @@
+"""``kg viz``: draw a view of a built graph as one self-contained, interactive HTML page."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cli import app, err
+from kg.errors import KgError
+
+
+class ViewName(StrEnum):
+    coauthors = "coauthors"
+    topics = "topics"
+    papers = "papers"
+    ego = "ego"
+
+
+class CountingName(StrEnum):
+    full = "full"
+    fractional = "fractional"
+
+
+class SizeName(StrEnum):
+    papers = "papers"
+    degree = "degree"
+
+
+@app.command()
+def viz(
+    view: Annotated[ViewName, typer.Argument(help="What to draw.")] = ViewName.coauthors,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Build folder to read (its graph is in OUT/store).")
+    ] = Path("outputs"),
+    output: Annotated[
+        Path | None, typer.Option("--output", help="HTML file to write [default: OUT/VIEW.html].")
+    ] = None,
+    open_page: Annotated[bool, typer.Option("--open", help="Open the page in a browser.")] = False,
+    counting: Annotated[
+        CountingName,
+        typer.Option(help="coauthors: a paper with n authors adds 1 (full) or 1/(n-1) to each pair."),
+    ] = CountingName.full,
+    max_authors: Annotated[
+        int, typer.Option(min=2, help="coauthors: papers with more authors add no links.")
+    ] = 25,
+    min_papers: Annotated[
+        int, typer.Option(min=1, help="coauthors: persons with fewer papers are left out.")
+    ] = 1,
+    min_occurrences: Annotated[
+        int, typer.Option(min=1, help="topics: concepts used by fewer papers are left out.")
+    ] = 1,
+    focus: Annotated[
+        str, typer.Option(help="ego: the person, paper, method or subject (label or IRI).")
+    ] = "",
+    depth: Annotated[int, typer.Option(min=0, help="ego: steps from the focus in the typed graph.")] = 2,
+    resolution: Annotated[
+        float, typer.Option(min=0.0, help="Louvain resolution (higher: more, smaller communities).")
+    ] = 1.0,
+    seed: Annotated[int, typer.Option(help="Seed of communities and layout (same seed, same picture).")] = 0,
+    size_by: Annotated[
+        SizeName, typer.Option(help="Node size grows with papers or degree.")
+    ] = SizeName.papers,
+    max_nodes: Annotated[
+        int, typer.Option(min=1, help="Keep the strongest nodes of a larger view and say what was left out.")
+    ] = 2000,
+) -> None:
+    """Draw a view (coauthors, topics, papers, ego) of a built graph as an interactive HTML page.
+
+    The page works offline (everything inlined) and is the same for the same graph and seed.
+
+    Example: kg viz coauthors --out outputs --counting fractional --min-papers 2
+    """
+    from kg import viz as pages
+    from kg.project import ViewOptions
+    from kg.project import view as compute
+    from kg.store import open_store
+
+    options = ViewOptions(
+        counting=counting.value,
+        max_authors=max_authors,
+        min_papers=min_papers,
+        min_occurrences=min_occurrences,
+        focus=focus,
+        depth=depth,
+        resolution=resolution,
+        seed=seed,
+        size_by=size_by.value,
+        max_nodes=max_nodes,
+    )
+    target = output or out / f"{view.value}.html"
+    try:
+        store = open_store(out)
+        graph = compute(store, view.value, options)
+        if graph.graph.get("omitted_nodes"):
+            err.print(f"kg viz: {pages.notice(graph)}", markup=False)
+        pages.write(graph, target)
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(2 if e.code in ("bad-option", "unknown-focus", "ambiguous-focus") else 1) from e
+    err.print(
+        f"kg viz: wrote {target} ({graph.number_of_nodes():,} nodes, {graph.number_of_edges():,} links, "
+        f"{graph.graph.get('communities', 0)} communities)",
+        markup=False,
+    )
+    if open_page:
+        import webbrowser
+
+        webbrowser.open(target.resolve().as_uri())

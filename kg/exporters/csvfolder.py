@@ -1,0 +1,251 @@
+"""CSV: a folder of papers.csv, persons.csv and edges.csv (of a view) for pandas, spreadsheets and Neo4j.
+
+* ``papers.csv``: one row per paper, sorted by id: ``id`` (IRI), ``title``,
+  ``year``, ``authors`` (names in author order), ``subjects`` (arXiv codes,
+  the primary one first), ``areas`` (``Parent · Child``), ``repositories``
+  (IRIs), ``methods`` (labels of the methods it mentions or introduces),
+  ``sources`` (``file:line`` of each record it was read from).
+* ``persons.csv``: ``id``, ``name``, ``papers`` (count), ``coauthors`` (count).
+* ``edges.csv``: the edges of the view (``--view``, default coauthors):
+  ``source``, ``target``, ``weight``, ``source_label``, ``target_label``.
+
+Lists inside a cell are joined with ``; ``.  Files are UTF-8 without a byte
+order mark (``--bom`` adds one for Excel), quoted as RFC 4180 says (CRLF line
+ends, a field quoted when it holds a comma, quote or line break).  The folder
+appears complete or not at all: it is written beside the target and renamed.
+
+>>> join(["b", "a"])
+'b; a'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyoxigraph as ox
+
+from kg.errors import KgError
+from kg.exporters.graphml import scalar, sorted_edges
+from kg.exporters.source import ExportOptions, Source
+from kg.vocab import DCTERMS, FABIO, FOAF, KG, PROV, SCHEMA, SKOS
+
+if TYPE_CHECKING:
+    from kg.pipeline import Build
+
+NAME = "csv"
+SUFFIX = ""
+"""A folder, not a file: ``kg export csv`` writes ``DIR/export/csv/``."""
+
+SEPARATOR = "; "
+PAPER_COLUMNS = ("id", "title", "year", "authors", "subjects", "areas", "repositories", "methods", "sources")
+PERSON_COLUMNS = ("id", "name", "papers", "coauthors")
+EDGE_COLUMNS = ("source", "target", "weight", "source_label", "target_label")
+
+
+def join(values: Iterable[str]) -> str:
+    """Values of one cell, in the order given."""
+    return SEPARATOR.join(values)
+
+
+def _rows(store: ox.Store, query: str) -> Iterable[Sequence[Any]]:
+    solutions = store.query(query)
+    assert isinstance(solutions, ox.QuerySolutions)
+    names = [v.value for v in solutions.variables]
+    for s in solutions:
+        yield [s[name] for name in names]
+
+
+def _text(term: Any) -> str:
+    return "" if term is None else str(term.value)
+
+
+def paper_rows(store: ox.Store) -> list[list[str]]:
+    """The rows of ``papers.csv``, sorted by paper IRI."""
+    p = {
+        "a": f"<{SCHEMA.ScholarlyArticle.value}>",
+        "title": f"<{DCTERMS.title.value}>",
+        "year": f"<{FABIO.hasPublicationYear.value}>",
+    }
+    papers: dict[str, dict[str, Any]] = {}
+    for paper, title, year in _rows(
+        store,
+        f"SELECT ?p ?t ?y WHERE {{ ?p a {p['a']} OPTIONAL {{ ?p {p['title']} ?t }} "
+        f"OPTIONAL {{ ?p {p['year']} ?y }} }}",
+    ):
+        row = papers.setdefault(paper.value, {"title": "", "year": ""})
+        # one title and year per paper; min keeps the choice stable if a graph ever has two
+        for key, term in (("title", title), ("year", year)):
+            if term is not None and (not row[key] or term.value < row[key]):
+                row[key] = term.value
+    authors: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for paper, position, name in _rows(
+        store,
+        f"SELECT ?p ?pos ?n WHERE {{ ?p <{KG.authorship.value}> ?a . ?a <{KG.position.value}> ?pos ; "
+        f"<{KG.author.value}> ?who . OPTIONAL {{ ?who <{FOAF.name.value}> ?n }} }}",
+    ):
+        authors[paper.value].append((int(position.value), _text(name)))
+    primary = {
+        paper.value: code.value
+        for paper, code in _rows(
+            store,
+            f"SELECT ?p ?c WHERE {{ ?p <{KG.primarySubject.value}> ?s . ?s <{SKOS.notation.value}> ?c }}",
+        )
+    }
+    subjects: dict[str, set[str]] = defaultdict(set)
+    for paper, code in _rows(
+        store, f"SELECT ?p ?c WHERE {{ ?p <{DCTERMS.subject.value}> ?s . ?s <{SKOS.notation.value}> ?c }}"
+    ):
+        subjects[paper.value].add(code.value)
+    areas: dict[str, set[str]] = defaultdict(set)
+    for paper, label, parent in _rows(
+        store,
+        f"SELECT ?p ?l ?pl WHERE {{ ?p <{KG.area.value}> ?a . ?a <{SKOS.prefLabel.value}> ?l "
+        f"OPTIONAL {{ ?a <{SKOS.broader.value}> ?b . ?b <{SKOS.prefLabel.value}> ?pl }} }}",
+    ):
+        areas[paper.value].add(f"{parent.value} · {label.value}" if parent is not None else label.value)
+    repositories: dict[str, set[str]] = defaultdict(set)
+    for paper, repo in _rows(store, f"SELECT ?p ?r WHERE {{ ?p <{SCHEMA.codeRepository.value}> ?r }}"):
+        repositories[paper.value].add(repo.value)
+    methods: dict[str, set[str]] = defaultdict(set)
+    for paper, method, label in _rows(
+        store,
+        f"SELECT ?p ?m ?l WHERE {{ {{ ?p <{SCHEMA.mentions.value}> ?m }} UNION {{ ?p <{KG.introduces.value}> ?m }} "
+        f"OPTIONAL {{ ?m <{SKOS.prefLabel.value}>|<{SCHEMA.name.value}> ?l }} }}",
+    ):
+        methods[paper.value].add(label.value if label is not None else method.value)
+    sources: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    for paper, path, line in _rows(
+        store,
+        f"SELECT ?p ?f ?l WHERE {{ ?p <{PROV.wasDerivedFrom.value}> ?r . ?r <{KG.sourceFile.value}> ?f ; "
+        f"<{KG.sourceLine.value}> ?l }}",
+    ):
+        sources[paper.value].add((path.value, int(line.value)))
+    rows = []
+    for iri in sorted(papers):
+        first = primary.get(iri)
+        codes = ([first] if first else []) + sorted(subjects[iri] - {first})
+        rows.append(
+            [
+                iri,
+                papers[iri]["title"],
+                papers[iri]["year"],
+                join(name for _, name in sorted(authors[iri])),
+                join(codes),
+                join(sorted(areas[iri])),
+                join(sorted(repositories[iri])),
+                join(sorted(methods[iri], key=str.casefold)),
+                join(f"{path}:{line}" for path, line in sorted(sources[iri])),
+            ]
+        )
+    return rows
+
+
+def person_rows(store: ox.Store) -> list[list[str]]:
+    """The rows of ``persons.csv``, sorted by person IRI."""
+    names: dict[str, str] = {}
+    for person, name in _rows(
+        store, f"SELECT ?x ?n WHERE {{ ?x a <{FOAF.Person.value}> OPTIONAL {{ ?x <{FOAF.name.value}> ?n }} }}"
+    ):
+        if person.value not in names or (name is not None and name.value < names[person.value]):
+            names[person.value] = _text(name)
+    papers: dict[str, int] = defaultdict(int)
+    for (person,) in _rows(store, f"SELECT ?x WHERE {{ ?p <{DCTERMS.creator.value}> ?x }}"):
+        papers[person.value] += 1
+    coauthors: dict[str, int] = defaultdict(int)
+    for (person,) in _rows(store, f"SELECT ?x WHERE {{ ?x <{KG.coauthor.value}> ?y }}"):
+        coauthors[person.value] += 1
+    return [[iri, names[iri], str(papers[iri]), str(coauthors[iri])] for iri in sorted(names)]
+
+
+def edge_rows(source: Source, view: str) -> list[list[str]]:
+    """The rows of ``edges.csv``: the edges of the view, sorted, with their weights and end labels."""
+    graph = source.view(view)
+    rows = []
+    for u, v, data in sorted_edges(graph):
+        weight = scalar(data.get("weight"))
+        rows.append(
+            [
+                str(u),
+                str(v),
+                "1" if weight is None else str(weight),
+                str(scalar(graph.nodes[u].get("label")) or u),
+                str(scalar(graph.nodes[v].get("label")) or v),
+            ]
+        )
+    return rows
+
+
+def table(columns: Sequence[str], rows: Iterable[Sequence[str]], bom: bool = False) -> bytes:
+    '''A CSV file as bytes: header and rows, RFC 4180 quoting and CRLF line ends, UTF-8.
+
+    >>> table(["a", "b"], [["x,y", 'say "hi"']])
+    b'a,b\\r\\n"x,y","say ""hi"""\\r\\n'
+    '''
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(columns)
+    writer.writerows(rows)
+    # a lone surrogate (possible in a view's text, never in the store) becomes "?" rather than failing
+    return text.getvalue().encode("utf-8-sig" if bom else "utf-8", errors="replace")
+
+
+def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+    """Write the folder ``target`` (e.g. ``outputs/export/csv/``) with its three files, atomically."""
+    from kg.exporters import atomic
+
+    options = options or ExportOptions()
+    files = {
+        "papers.csv": table(PAPER_COLUMNS, paper_rows(source.store), options.bom),
+        "persons.csv": table(PERSON_COLUMNS, person_rows(source.store), options.bom),
+        "edges.csv": table(EDGE_COLUMNS, edge_rows(source, options.view), options.bom),
+    }
+    if target.exists() and not target.is_dir():
+        raise KgError(f"cannot write {target}: it is a file, not a folder", code="write-failed")
+    fresh: Path | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+        for name, data in files.items():
+            with atomic(fresh / name) as f:
+                f.write(data)
+        fresh.chmod(0o777 & ~_umask())
+        swap(fresh, target)
+    except OSError as e:
+        if fresh is not None:
+            shutil.rmtree(fresh, ignore_errors=True)
+        raise KgError(f"cannot write {target}: {e.strerror or e}", code="write-failed") from e
+    return target
+
+
+def swap(fresh: Path, target: Path) -> None:
+    """Put the complete folder ``fresh`` at ``target``, replacing what was there."""
+    if not target.exists():
+        fresh.rename(target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    old.rmdir()
+    target.rename(old)
+    try:
+        fresh.rename(target)
+    except OSError:
+        old.rename(target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    from kg.exporters import _umask as umask
+
+    return umask()
+
+
+def write(build: Build, target: Path) -> Path:
+    """Write the CSV folder of a build to ``target``."""
+    return export(Source.of(build), target)

@@ -1,0 +1,94 @@
+"""N-Triples: one canonical triple a line, lines sorted, streamed from the store (any size).
+
+The store dumps its default graph as canonical N-Triples (Oxigraph writes
+each triple one way only), and the lines are sorted as bytes, so the same
+graph always gives the same file.  Graphs larger than :data:`CHUNK` lines
+are sorted in runs on disk and merged, so memory stays bounded.
+
+>>> import io, pyoxigraph as ox
+>>> s = ox.Store()
+>>> for o in ("b", "a"):
+...     s.add(ox.Quad(ox.NamedNode("http://x/s"), ox.NamedNode("http://x/p"), ox.Literal(o)))
+>>> out = io.BytesIO()
+>>> serialize(s, out)
+>>> print(out.getvalue().decode(), end="")
+<http://x/s> <http://x/p> "a" .
+<http://x/s> <http://x/p> "b" .
+"""
+
+from __future__ import annotations
+
+import heapq
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, BinaryIO
+
+import pyoxigraph as ox
+
+from kg.exporters.source import ExportOptions, Source
+
+if TYPE_CHECKING:
+    from kg.pipeline import Build
+
+NAME = "ntriples"
+SUFFIX = ".nt"
+
+CHUNK = 500_000
+"""Lines sorted in memory at once; larger graphs are sorted in runs on disk and merged."""
+
+
+def dumped_lines(store: ox.Store, spool: IO[bytes]) -> Iterator[bytes]:
+    """The lines of the default graph as canonical N-Triples (through the temporary file ``spool``)."""
+    store.dump(spool, format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
+    spool.flush()
+    spool.seek(0)
+    for line in spool:
+        if line.strip():
+            yield line if line.endswith(b"\n") else line + b"\n"
+
+
+def sort_lines(lines: Iterable[bytes], chunk: int = CHUNK) -> Iterator[bytes]:
+    """``lines`` sorted as bytes, duplicates dropped; runs of ``chunk`` lines spill to temporary files.
+
+    >>> list(sort_lines([b"c\\n", b"a\\n", b"b\\n", b"a\\n"], chunk=2))
+    [b'a\\n', b'b\\n', b'c\\n']
+    """
+    with ExitStack() as stack:
+        runs: list[IO[bytes]] = []
+        batch: list[bytes] = []
+        for line in lines:
+            batch.append(line)
+            if len(batch) >= chunk:
+                batch.sort()
+                run = stack.enter_context(tempfile.TemporaryFile(prefix="kg-sort-"))
+                run.writelines(batch)
+                run.seek(0)
+                runs.append(run)
+                batch = []
+        batch.sort()
+        previous = None
+        for line in heapq.merge(batch, *runs) if runs else batch:
+            if line != previous:
+                yield line
+                previous = line
+
+
+def serialize(store: ox.Store, out: BinaryIO) -> None:
+    """Write the default graph of ``store`` to ``out`` as sorted canonical N-Triples."""
+    with tempfile.TemporaryFile(prefix="kg-nt-") as spool:
+        for line in sort_lines(dumped_lines(store, spool)):
+            out.write(line)
+
+
+def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+    """Write ``target`` (e.g. ``outputs/export/graph.nt``) atomically."""
+    from kg.exporters import write_atomically
+
+    return write_atomically(target, lambda f: serialize(source.store, f))
+
+
+def write(build: Build, target: Path) -> Path:
+    """Write the graph of a build to ``target`` atomically."""
+    return export(Source.of(build), target)

@@ -1,0 +1,105 @@
+"""What an export reads: a built graph (its Oxigraph store and base IRI) and the networkx views of it.
+
+``kg build`` exports from the in-memory store of a :class:`~kg.pipeline.Build`;
+``kg export`` from the persisted store of a build folder (``DIR/store/``).
+Both go through one :class:`Source`, so every exporter has one entry point,
+``export(source, target, options)``.
+
+>>> import pyoxigraph as ox
+>>> s = Source(ox.Store())
+>>> s.base
+'https://w3id.org/kg/id/'
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyoxigraph as ox
+
+from kg.errors import KgError, UsageError
+from kg.vocab import DATA_BASE, SCHEMA
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from kg.pipeline import Build
+
+VIEWS = ("coauthors", "topics", "papers")
+"""The networkx views graph formats (GraphML, GEXF, VOSviewer, ``edges.csv``) can be made from."""
+
+DEFAULT_VIEW = "coauthors"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportOptions:
+    """How to export: which view graph formats show, and whether CSV files start with a BOM."""
+
+    view: str = DEFAULT_VIEW
+    bom: bool = False
+    """Start CSV files with a UTF-8 byte order mark (Excel on Windows needs it to detect UTF-8)."""
+
+
+@dataclass(slots=True)
+class Source:
+    """A built graph to export: its store, its base IRI, and its views (computed once, when asked)."""
+
+    store: ox.Store
+    base: str = DATA_BASE
+    views: dict[str, nx.Graph] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, build: Build) -> Source:
+        """The source of an in-memory build."""
+        return cls(build.store, build.base)
+
+    @classmethod
+    def open(cls, out: Path, base: str | None = None) -> Source:
+        """The source of a persisted build folder (``out/store/``); the base IRI is read from the data."""
+        from kg.store import open_store
+
+        store = open_store(out)
+        return cls(store, base or guess_base(store))
+
+    def view(self, name: str) -> nx.Graph:
+        """The networkx view called ``name`` (``kg.project``), computed on first use."""
+        if name not in self.views:
+            if name not in VIEWS:
+                raise UsageError(
+                    f"unknown view {name!r}; choose from: {', '.join(VIEWS)}", code="unknown-view"
+                )
+            self.views[name] = _project(self.store, self.base, name)
+        return self.views[name]
+
+
+def _project(store: ox.Store, base: str, name: str) -> nx.Graph:
+    """The whole view, decorated (communities, colours, sizes, layout): exports are not cut to a drawing's size."""
+    try:
+        from kg import project
+    except ImportError as e:
+        raise KgError(f"views are not available in this version ({e})", code="no-views") from e
+    options: Any = project.ViewOptions(max_nodes=sys.maxsize)
+    graph: nx.Graph = project.view(store, name, options)
+    return graph
+
+
+def guess_base(store: ox.Store) -> str:
+    """The base IRI of the built data in ``store``: the part of a paper IRI before ``paper/``.
+
+    >>> s = ox.Store()
+    >>> s.add(ox.Quad(ox.NamedNode("https://example.org/kg/paper/a-1"), ox.NamedNode(
+    ...     "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), SCHEMA.ScholarlyArticle))
+    >>> guess_base(s)
+    'https://example.org/kg/'
+    """
+    rdf_type = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+    for quad in store.quads_for_pattern(None, rdf_type, SCHEMA.ScholarlyArticle, None):
+        if not isinstance(quad.subject, ox.NamedNode):
+            continue
+        head, sep, _ = quad.subject.value.rpartition("paper/")
+        if sep:
+            return head
+    return DATA_BASE

@@ -1,0 +1,644 @@
+"""RDF -> networkx views: the coauthor network, the topic map, the typed paper graph, one node's ego.
+
+Views are computed by SPARQL over a build's Oxigraph store (``build.store``, or
+``kg.store.open_store(DIR)`` for a persisted build); nothing goes into a view
+that is not in the graph.  Attributes are scalars only (str, int, float, bool;
+never None, never lists), so every view can be written as GraphML or GEXF.
+
+After :func:`decorate`, every node has
+
+- ``label`` (str), ``type`` (``person``, ``paper``, ``subject``, ``method``,
+  ``repository`` or ``area``), ``iri`` (str) and ``url`` (str: the arXiv or
+  GitHub page, ``""`` when there is none),
+- ``papers`` (int: papers of a person, papers that use a concept, 1 for a paper),
+- ``year_min`` / ``year_max`` (int: publication years of those papers; **0 when
+  no year is known**),
+- ``community`` (int, 0 = the largest Louvain community), ``color`` (hex),
+  ``size`` (float), ``x`` / ``y`` (float, a seeded layout in drawing units),
+
+and every edge a ``weight`` (float).
+
+>>> from kg.store import memory
+>>> g = decorate(coauthors(memory()))
+>>> g.number_of_nodes(), g.graph["view"]
+(0, 'coauthors')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Literal
+
+import networkx as nx
+import numpy as np
+import pyoxigraph as ox
+
+from kg.errors import KgError
+from kg.vocab import PREFIXES
+
+Counting = Literal["full", "fractional"]
+SizeBy = Literal["papers", "degree"]
+
+NODE_TYPES = ("person", "paper", "subject", "method", "repository", "area")
+"""Every value of the ``type`` node attribute."""
+
+PALETTE = (
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac", "#003f5c", "#ffa600", "#7a5195", "#00a884", "#a05d56", "#8cd17d",
+    "#d4a6c8", "#2f4b7c", "#f1ce63", "#499894",
+)  # fmt: skip
+"""Community colours, in community order (community 0 is the largest); they repeat after 20."""
+
+DEFAULT_MAX_NODES = 2000
+SIZE_MIN, SIZE_MAX = 8.0, 40.0
+SAMPLE = 200
+"""Repulsion is exact up to this many nodes and estimated from a sample of this size beyond."""
+
+
+def _prefixes() -> str:
+    return "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in sorted(PREFIXES.items()))
+
+
+def _select(store: ox.Store, query: str) -> list[dict[str, str]]:
+    """Rows of a SELECT query: variable -> lexical value (unbound variables left out)."""
+    result = store.query(_prefixes() + query)
+    assert isinstance(result, ox.QuerySolutions)
+    names = [v.value for v in result.variables]
+    rows: list[dict[str, str]] = []
+    for solution in result:
+        row: dict[str, str] = {}
+        for name in names:
+            term = solution[name]
+            if term is not None:
+                row[name] = term.value
+        rows.append(row)
+    return rows
+
+
+def _year(text: str | None) -> int:
+    """A gYear's year as an int; 0 when unknown.
+
+    >>> _year("2025"), _year(None), _year("-0044")
+    (2025, 0, 0)
+    """
+    if text and re.fullmatch(r"\d{4}", text[:4]):
+        return int(text[:4])
+    return 0
+
+
+def _years(years: Iterable[int]) -> tuple[int, int]:
+    known = [y for y in years if y]
+    return (min(known), max(known)) if known else (0, 0)
+
+
+def _arxiv_url(paper_iri: str, identifiers: Iterable[str]) -> str:
+    """The arXiv abstract page of a paper, from an ``arxiv:`` identifier or an ``arxiv-`` key.
+
+    >>> _arxiv_url("https://w3id.org/kg/id/paper/a-12", ["arxiv:2401.00001v2"])
+    'https://arxiv.org/abs/2401.00001v2'
+    >>> _arxiv_url("https://w3id.org/kg/id/paper/arxiv-hep-th_9901001", [])
+    'https://arxiv.org/abs/hep-th/9901001'
+    >>> _arxiv_url("https://w3id.org/kg/id/paper/a-12", ["doi:10.1/x"])
+    ''
+    """
+    pattern = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?|\d{4}\.\d{4,5}(?:v\d+)?"
+    for identifier in sorted(identifiers):
+        scheme, _, value = identifier.partition(":")
+        if scheme.lower() == "arxiv" and re.fullmatch(pattern, value):
+            return "https://arxiv.org/abs/" + value
+    key = paper_iri.rsplit("/", 1)[-1]
+    if key.startswith("arxiv-"):
+        value = key[len("arxiv-") :].replace("_", "/")
+        if re.fullmatch(pattern, value):
+            return "https://arxiv.org/abs/" + value
+    return ""
+
+
+def _github_url(iri: str) -> str:
+    return iri if re.fullmatch(r"https://github\.com/[\w.-]+/[\w.-]+", iri) else ""
+
+
+def _node(
+    label: str, kind: str, iri: str, papers: int, years: Iterable[int], url: str = ""
+) -> dict[str, Any]:
+    year_min, year_max = _years(years)
+    return {
+        "label": label,
+        "type": kind,
+        "iri": iri,
+        "url": url,
+        "papers": papers,
+        "year_min": year_min,
+        "year_max": year_max,
+    }
+
+
+def _paper_years(store: ox.Store) -> dict[str, int]:
+    rows = _select(
+        store,
+        "SELECT ?paper ?year WHERE { ?paper a schema:ScholarlyArticle ; fabio:hasPublicationYear ?year }",
+    )
+    years: dict[str, int] = {}
+    for row in rows:
+        years[row["paper"]] = max(years.get(row["paper"], 0), _year(row["year"]))
+    return years
+
+
+# --- coauthors -------------------------------------------------------------------------------------------
+
+
+def coauthors(
+    store: ox.Store, *, counting: Counting = "full", max_authors: int = 25, min_papers: int = 1
+) -> nx.Graph:
+    """Persons, linked by the papers they wrote together.
+
+    Edge ``weight``: with ``counting="full"`` the number of joint papers; with
+    ``"fractional"`` each paper with *n* authors adds ``1/(n-1)`` to each of its
+    author pairs, so every author's links from one paper sum to 1 (the
+    fractional counting of Perianes-Rodriguez, van Eck and Waltman, 2016).
+    Papers with more than ``max_authors`` authors count towards each person's
+    ``papers`` but add no edges (``joint_papers`` counts the papers behind an edge);
+    persons with fewer than ``min_papers`` papers are left out.
+    """
+    if counting not in ("full", "fractional"):
+        raise KgError(f"unknown counting {counting!r}; choose from: full, fractional", code="bad-option")
+    rows = _select(
+        store,
+        """SELECT ?paper ?person ?name WHERE {
+             ?paper a schema:ScholarlyArticle ; dcterms:creator ?person .
+             OPTIONAL { ?person foaf:name ?name }
+           }""",
+    )
+    years = _paper_years(store)
+    authors: dict[str, set[str]] = defaultdict(set)
+    names: dict[str, str] = {}
+    for row in rows:
+        authors[row["paper"]].add(row["person"])
+        name = row.get("name", "")
+        if name and (row["person"] not in names or name < names[row["person"]]):
+            names[row["person"]] = name
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    for paper, persons in authors.items():
+        for person in persons:
+            papers_of[person].append(paper)
+    graph = nx.Graph(view="coauthors", counting=counting, max_authors=max_authors, min_papers=min_papers)
+    for person in sorted(papers_of):
+        papers = papers_of[person]
+        if len(papers) < min_papers:
+            continue
+        label = names.get(person) or person.rsplit("/", 1)[-1]
+        graph.add_node(
+            person, **_node(label, "person", person, len(papers), (years.get(p, 0) for p in papers))
+        )
+    weights: dict[tuple[str, str], float] = defaultdict(float)
+    joint: Counter[tuple[str, str]] = Counter()
+    skipped = 0
+    for paper in sorted(authors):
+        team = sorted(authors[paper])
+        n = len(team)
+        if n < 2:
+            continue
+        if n > max_authors:
+            skipped += 1
+            continue
+        share = 1.0 if counting == "full" else 1.0 / (n - 1)
+        for a, b in combinations(team, 2):
+            if a in graph and b in graph:
+                weights[a, b] += share
+                joint[a, b] += 1
+    for (a, b), weight in sorted(weights.items()):
+        graph.add_edge(a, b, weight=weight, joint_papers=joint[a, b])
+    graph.graph["papers_over_max_authors"] = skipped
+    return graph
+
+
+# --- topics ----------------------------------------------------------------------------------------------
+
+
+def _concepts(store: ox.Store) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]]]:
+    """Papers of each method and subject concept, and the concepts' labels and types."""
+    rows = _select(
+        store,
+        """SELECT ?paper ?concept ?kind ?label ?notation WHERE {
+             { ?paper schema:mentions ?concept . BIND("method" AS ?kind) }
+             UNION { ?paper dcterms:subject ?concept . BIND("subject" AS ?kind) }
+             ?paper a schema:ScholarlyArticle .
+             OPTIONAL { ?concept skos:prefLabel ?label }
+             OPTIONAL { ?concept skos:notation ?notation }
+           }""",
+    )
+    papers: dict[str, set[str]] = defaultdict(set)
+    about: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        concept = row["concept"]
+        papers[concept].add(row["paper"])
+        label = row.get("label", "")
+        notation = row.get("notation", "")
+        shown = f"{label} ({notation})" if label and notation and label != notation else label or notation
+        shown = shown or concept.rsplit("/", 1)[-1]
+        old = about.get(concept)
+        if old is None or shown < old["label"]:
+            about[concept] = {"label": shown, "type": row["kind"]}
+    return papers, about
+
+
+def topics(store: ox.Store, *, min_occurrences: int = 1) -> nx.Graph:
+    """Method concepts (``schema:mentions``) and arXiv subjects (``dcterms:subject``), linked by co-occurrence.
+
+    A concept is kept when at least ``min_occurrences`` papers use it; the
+    ``weight`` of an edge is the number of papers that use both concepts.
+    """
+    papers_of, about = _concepts(store)
+    years = _paper_years(store)
+    graph = nx.Graph(view="topics", min_occurrences=min_occurrences)
+    for concept in sorted(papers_of):
+        papers = papers_of[concept]
+        if len(papers) < min_occurrences:
+            continue
+        info = about[concept]
+        graph.add_node(
+            concept,
+            **_node(info["label"], info["type"], concept, len(papers), (years.get(p, 0) for p in papers)),
+        )
+    concepts_of: dict[str, list[str]] = defaultdict(list)
+    for concept in graph:
+        for paper in papers_of[concept]:
+            concepts_of[paper].append(concept)
+    weights: Counter[tuple[str, str]] = Counter()
+    for paper in sorted(concepts_of):
+        for a, b in combinations(sorted(concepts_of[paper]), 2):
+            weights[a, b] += 1
+    for (a, b), weight in sorted(weights.items()):
+        graph.add_edge(a, b, weight=float(weight))
+    return graph
+
+
+# --- papers and ego --------------------------------------------------------------------------------------
+
+_RELATIONS = (
+    ("creator", "person", "dcterms:creator"),
+    ("subject", "subject", "dcterms:subject"),
+    ("mentions", "method", "schema:mentions"),
+    ("introduces", "method", "kg:introduces"),
+    ("codeRepository", "repository", "schema:codeRepository"),
+    ("area", "area", "kg:area"),
+)
+
+
+def papers(store: ox.Store) -> nx.Graph:
+    """The typed graph: papers linked to their persons, subjects, methods, repositories and areas.
+
+    Edges have ``weight`` 1.0 and a ``relation`` (``creator``, ``subject``,
+    ``mentions``, ``introduces``, ``codeRepository`` or ``area``).
+    """
+    rows = _select(
+        store,
+        """SELECT ?paper ?title ?abstract ?year ?identifier WHERE {
+             ?paper a schema:ScholarlyArticle .
+             OPTIONAL { ?paper dcterms:title ?title }
+             OPTIONAL { ?paper dcterms:abstract ?abstract }
+             OPTIONAL { ?paper fabio:hasPublicationYear ?year }
+             OPTIONAL { ?paper dcterms:identifier ?identifier }
+           }""",
+    )
+    info: dict[str, dict[str, Any]] = {}
+    identifiers: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        paper = row["paper"]
+        if "identifier" in row:
+            identifiers[paper].add(row["identifier"])
+        label = row.get("title") or _shorten(row.get("abstract", "")) or paper.rsplit("/", 1)[-1]
+        old = info.get(paper)
+        if old is None or label < old["label"]:
+            info[paper] = {"label": label, "year": _year(row.get("year"))}
+    graph = nx.Graph(view="papers")
+    for paper in sorted(info):
+        url = _arxiv_url(paper, identifiers[paper])
+        graph.add_node(paper, **_node(info[paper]["label"], "paper", paper, 1, [info[paper]["year"]], url))
+    union = " UNION ".join(
+        f'{{ ?paper {predicate} ?other . BIND("{relation}" AS ?relation) BIND("{kind}" AS ?kind) }}'
+        for relation, kind, predicate in _RELATIONS
+    )
+    rows = _select(
+        store,
+        f"""SELECT ?paper ?other ?relation ?kind ?shown ?notation WHERE {{
+              ?paper a schema:ScholarlyArticle .
+              {union}
+              OPTIONAL {{ ?other skos:prefLabel ?label }}
+              OPTIONAL {{ ?other foaf:name ?name }}
+              OPTIONAL {{ ?other schema:name ?sname }}
+              OPTIONAL {{ ?other skos:notation ?notation }}
+              BIND(COALESCE(?name, ?sname, ?label) AS ?shown)
+            }}""",
+    )
+    linked: dict[str, set[str]] = defaultdict(set)
+    kinds: dict[str, str] = {}
+    labels: dict[str, str] = {}
+    relations: dict[tuple[str, str], str] = {}
+    for row in rows:
+        other, paper = row["other"], row["paper"]
+        linked[other].add(paper)
+        kinds.setdefault(other, row["kind"])
+        shown, notation = row.get("shown", ""), row.get("notation", "")
+        if shown and notation and shown != notation:
+            shown = f"{shown} ({notation})"
+        shown = shown or notation or other.rsplit("/", 1)[-1]
+        if other not in labels or shown < labels[other]:
+            labels[other] = shown
+        key = (paper, other)
+        relations[key] = min(relations.get(key, row["relation"]), row["relation"])
+    for other in sorted(linked):
+        if other in graph:  # a paper that is also an object (never in built graphs): keep it a paper
+            continue
+        years = [graph.nodes[p]["year_min"] for p in linked[other]]
+        url = _github_url(other) if kinds[other] == "repository" else ""
+        graph.add_node(other, **_node(labels[other], kinds[other], other, len(linked[other]), years, url))
+    for (paper, other), relation in sorted(relations.items()):
+        graph.add_edge(paper, other, weight=1.0, relation=relation)
+    return graph
+
+
+def _shorten(text: str, limit: int = 120) -> str:
+    """The start of a text for a label, cut at a word.
+
+    >>> _shorten("a b c d", 4)
+    'a b…'
+    """
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def find(graph: nx.Graph, focus: str) -> str:
+    """The node a user means: its IRI, its exact label (any case), or the one label containing ``focus``.
+
+    >>> g = nx.Graph()
+    >>> g.add_node("p/1", label="Ada Lovelace"); g.add_node("p/2", label="Alan Turing")
+    >>> find(g, "ada lovelace"), find(g, "turing")
+    ('p/1', 'p/2')
+    """
+    if focus in graph:
+        return focus
+    wanted = " ".join(focus.split()).casefold()
+    exact = sorted(n for n, label in graph.nodes(data="label") if str(label).casefold() == wanted)
+    if exact:
+        return str(exact[0])
+    partial = sorted(
+        (str(label), n) for n, label in graph.nodes(data="label") if wanted in str(label).casefold()
+    )
+    if len(partial) == 1:
+        return str(partial[0][1])
+    if not partial:
+        raise KgError(f"no node called {focus!r} in the graph", code="unknown-focus")
+    shown = "; ".join(label for label, _ in partial[:10])
+    raise KgError(f"{focus!r} names {len(partial)} nodes; be more precise: {shown}", code="ambiguous-focus")
+
+
+def ego(store: ox.Store, focus: str, depth: int = 2) -> nx.Graph:
+    """The neighbourhood of one person, paper, subject, method or repository in the typed graph.
+
+    ``focus`` is an IRI or a label (see :func:`find`); ``depth`` counts steps in
+    the typed graph (a person's coauthors are 2 steps away, through a paper).
+    The focus node has ``focus=True``.
+    """
+    whole = papers(store)
+    node = find(whole, focus)
+    graph: nx.Graph = nx.ego_graph(whole, node, radius=max(0, depth)).copy()
+    for n in graph:
+        graph.nodes[n]["focus"] = n == node
+    graph.graph.update(view="ego", focus=node, depth=depth)
+    return graph
+
+
+# --- limiting and decorating -----------------------------------------------------------------------------
+
+
+def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES) -> nx.Graph:
+    """The strongest ``max_nodes`` nodes (most papers, then highest weighted degree), with what was left out.
+
+    The result's ``graph.graph`` records ``nodes_total``, ``edges_total``,
+    ``omitted_nodes`` and ``omitted_edges``.
+
+    >>> g = nx.path_graph(4); nx.set_node_attributes(g, 1, "papers")
+    >>> small = limit(g, 2); sorted(small), small.graph["omitted_nodes"]
+    ([1, 2], 2)
+    """
+    total_nodes, total_edges = graph.number_of_nodes(), graph.number_of_edges()
+    if total_nodes <= max_nodes:
+        kept = graph
+    else:
+        strength = dict(graph.degree(weight="weight"))
+        ranked = sorted(graph, key=lambda n: (-graph.nodes[n].get("papers", 0), -strength[n], str(n)))
+        chosen = set(ranked[: max(0, max_nodes)])
+        kept = graph.subgraph(n for n in graph if n in chosen).copy()
+    kept.graph.update(
+        nodes_total=total_nodes,
+        edges_total=total_edges,
+        omitted_nodes=total_nodes - kept.number_of_nodes(),
+        omitted_edges=total_edges - kept.number_of_edges(),
+    )
+    return kept
+
+
+def communities(graph: nx.Graph, *, resolution: float = 1.0, seed: int = 0) -> dict[Hashable, int]:
+    """Louvain communities numbered by size (largest first), then by smallest node id.
+
+    >>> communities(nx.Graph([(1, 2), (3, 4), (4, 5)]))
+    {3: 0, 4: 0, 5: 0, 1: 1, 2: 1}
+    """
+    if graph.number_of_nodes() == 0:
+        return {}
+    found = nx.community.louvain_communities(graph, weight="weight", resolution=resolution, seed=seed)
+    ordered = sorted((sorted(c, key=_key) for c in found), key=lambda c: (-len(c), _key(c[0])))
+    return {n: i for i, members in enumerate(ordered) for n in members}
+
+
+def _key(node: Hashable) -> tuple[str, str]:
+    return (type(node).__name__, str(node))
+
+
+def layout(
+    graph: nx.Graph, *, seed: int = 0, groups: dict[Hashable, int] | None = None, iterations: int = 0
+) -> dict[Hashable, tuple[float, float]]:
+    """Seeded force-directed positions (Fruchterman-Reingold), deterministic for a graph and seed.
+
+    Repulsion is exact up to ``SAMPLE`` nodes and estimated from a seeded
+    sample of ``SAMPLE`` nodes beyond that, so a 5,000-node graph is laid out in seconds
+    (networkx's own layouts need scipy or are quadratic).  Nodes start around
+    their community's centre, and a weak pull to the middle keeps separate
+    components in view.  ``iterations`` defaults to 100 (60 above 1,000 nodes).
+    Coordinates are rounded to 0.01 drawing units.
+
+    >>> pos = layout(nx.path_graph(3), seed=1)
+    >>> pos == layout(nx.path_graph(3), seed=1), len(pos)
+    (True, 3)
+    """
+    nodes = list(graph)
+    n = len(nodes)
+    if n == 0:
+        return {}
+    iterations = iterations or (100 if n <= 1000 else 60)
+    rng = np.random.default_rng(seed)
+    index = {v: i for i, v in enumerate(nodes)}
+    groups = groups or {}
+    group = np.array([groups.get(v, 0) for v in nodes])
+    count = int(group.max()) + 1
+    sizes = np.bincount(group, minlength=count)
+    golden = math.pi * (3 - math.sqrt(5))
+    centres = np.array(
+        [
+            [
+                math.sqrt((i + 0.5) / count) * math.cos(i * golden),
+                math.sqrt((i + 0.5) / count) * math.sin(i * golden),
+            ]
+            for i in range(count)
+        ]
+    )
+    spread = 0.6 * np.sqrt(sizes / n)[group] + 0.02
+    pos = centres[group] + rng.normal(size=(n, 2)) * spread[:, None]
+    edges = [(index[u], index[v], float(w)) for u, v, w in graph.edges(data="weight", default=1.0)]
+    src = np.array([e[0] for e in edges], dtype=np.int64)
+    dst = np.array([e[1] for e in edges], dtype=np.int64)
+    weight = np.array([e[2] for e in edges], dtype=np.float32)
+    if len(weight):
+        weight = np.clip(weight / weight.mean(), 0.2, 5.0)
+    k = 1.0 / math.sqrt(n)
+    sample = min(n, SAMPLE)
+    x, y = pos[:, 0].astype(np.float32), pos[:, 1].astype(np.float32)
+    for step in range(iterations):
+        others = np.arange(n) if sample == n else rng.choice(n, sample, replace=False)
+        dx = x[:, None] - x[others][None, :]
+        dy = y[:, None] - y[others][None, :]
+        push = (k * k * n / sample) / np.maximum(dx * dx + dy * dy, 1e-6)
+        fx = (dx * push).sum(axis=1)
+        fy = (dy * push).sum(axis=1)
+        if len(src):
+            ex, ey = x[src] - x[dst], y[src] - y[dst]
+            pull = np.sqrt(ex * ex + ey * ey) * weight / k
+            fx -= np.bincount(src, ex * pull, minlength=n) - np.bincount(dst, ex * pull, minlength=n)
+            fy -= np.bincount(src, ey * pull, minlength=n) - np.bincount(dst, ey * pull, minlength=n)
+        gravity = 2.0 * k * math.sqrt(n)  # keeps components and lone nodes in view
+        fx -= x * gravity
+        fy -= y * gravity
+        length = np.maximum(np.sqrt(fx * fx + fy * fy), 1e-9)
+        step_length = np.minimum(length, 0.1 * (1 - step / iterations)) / length
+        x += fx * step_length
+        y += fy * step_length
+    pos = np.column_stack([x, y]).astype(float)
+    pos -= pos.mean(axis=0)
+    extent = float(np.abs(pos).max()) or 1.0
+    scale = 150.0 + 45.0 * math.sqrt(n)
+    pos = pos / extent * scale
+    return {v: (round(float(pos[i, 0]), 2), round(float(pos[i, 1]), 2)) for i, v in enumerate(nodes)}
+
+
+def decorate(
+    graph: nx.Graph, *, resolution: float = 1.0, seed: int = 0, size_by: SizeBy = "papers"
+) -> nx.Graph:
+    """Add ``community``, ``color``, ``size``, ``x`` and ``y`` to every node (in place; returns the graph).
+
+    The same graph and seed give the same communities, colours and positions.
+
+    >>> g = decorate(nx.Graph([(1, 2)]), seed=3)
+    >>> sorted(g.nodes[1]) == ["color", "community", "papers", "size", "x", "y"]
+    True
+    """
+    if size_by not in ("papers", "degree"):
+        raise KgError(f"unknown size {size_by!r}; choose from: papers, degree", code="bad-option")
+    groups = communities(graph, resolution=resolution, seed=seed)
+    positions = layout(graph, seed=seed, groups=groups)
+    values = {
+        n: float(graph.degree(n) if size_by == "degree" else graph.nodes[n].setdefault("papers", 0))
+        for n in graph
+    }
+    top = max(values.values(), default=0.0) or 1.0
+    for n, data in graph.nodes(data=True):
+        data.setdefault("papers", 0)
+        data["community"] = groups[n]
+        data["color"] = PALETTE[groups[n] % len(PALETTE)]
+        data["size"] = round(SIZE_MIN + (SIZE_MAX - SIZE_MIN) * math.sqrt(values[n] / top), 2)
+        data["x"], data["y"] = positions[n]
+    graph.graph.update(
+        resolution=resolution, seed=seed, size_by=size_by, communities=len(set(groups.values()))
+    )
+    return graph
+
+
+# --- the table of views ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ViewOptions:
+    """Every option of every view (each view reads the ones it needs)."""
+
+    counting: Counting = "full"
+    max_authors: int = 25
+    min_papers: int = 1
+    min_occurrences: int = 1
+    focus: str = ""
+    depth: int = 2
+    resolution: float = 1.0
+    seed: int = 0
+    size_by: SizeBy = "papers"
+    max_nodes: int = DEFAULT_MAX_NODES
+
+
+def _coauthors(store: ox.Store, o: ViewOptions) -> nx.Graph:
+    """Persons linked by joint papers (full or fractional counting)."""
+    return coauthors(store, counting=o.counting, max_authors=o.max_authors, min_papers=o.min_papers)
+
+
+def _topics(store: ox.Store, o: ViewOptions) -> nx.Graph:
+    """Methods and arXiv subjects linked by co-occurrence in papers."""
+    return topics(store, min_occurrences=o.min_occurrences)
+
+
+def _papers(store: ox.Store, o: ViewOptions) -> nx.Graph:
+    """Papers with their persons, subjects, methods, repositories and areas."""
+    return papers(store)
+
+
+def _ego(store: ox.Store, o: ViewOptions) -> nx.Graph:
+    """The neighbourhood of one person, paper or concept (--focus, --depth)."""
+    if not o.focus:
+        raise KgError(
+            "the ego view needs --focus NAME (a person, paper, method or subject)", code="bad-option"
+        )
+    return ego(store, o.focus, o.depth)
+
+
+VIEWS: dict[str, Callable[[ox.Store, ViewOptions], nx.Graph]] = {
+    "coauthors": _coauthors,
+    "topics": _topics,
+    "papers": _papers,
+    "ego": _ego,
+}
+"""The views by name: each computes an undecorated graph from a store."""
+
+
+def view(store: ox.Store, name: str, options: ViewOptions | None = None) -> nx.Graph:
+    """The named view, cut to ``max_nodes`` and decorated: what ``kg viz`` draws and exporters write.
+
+    >>> from kg.store import memory
+    >>> view(memory(), "coauthors").graph["omitted_nodes"]
+    0
+    >>> view(memory(), "coautors")
+    Traceback (most recent call last):
+    ...
+    kg.errors.KgError: error: unknown view 'coautors'; choose from: coauthors, ego, papers, topics [unknown-view]
+    """
+    options = options or ViewOptions()
+    try:
+        compute = VIEWS[name]
+    except KeyError:
+        raise KgError(
+            f"unknown view {name!r}; choose from: {', '.join(sorted(VIEWS))}", code="unknown-view"
+        ) from None
+    graph = limit(compute(store, options), options.max_nodes)
+    return decorate(graph, resolution=options.resolution, seed=options.seed, size_by=options.size_by)

@@ -1,0 +1,196 @@
+"""Named SPARQL queries: the common questions, shipped as ``kg/queries/<name>.rq`` files.
+
+Each file starts with a header of comments that this module reads::
+
+    # description: An author's coauthors, with the number of papers they wrote together.
+    # param author: a person's name (required)
+    # param limit: at most this many rows (default 20)
+    # example: kg query coauthors --param author="Thomas Hofmann"
+
+``QUERIES`` is the table (name -> ``NamedQuery``), in name order.  Parameters
+are named for what they take and bound as RDF terms (see ``kg.sparql.bind``):
+
+- ``author``: a person's name; matched against ``foaf:name`` ignoring case
+  (the value is NFC-normalized and its spaces collapsed first);
+- ``method``: a method's slug (``lora``, the end of its IRI) or one of its
+  labels (``skos:prefLabel`` or ``skos:altLabel``, ignoring case);
+- ``subject``: an arXiv code (``cs.LG``; an archive like ``cs`` takes in its
+  categories), an arXiv subject name or a conference area label;
+- ``year``: a year, as an integer (bound as ``xsd:gYear``);
+- ``owner``: a GitHub owner, as written (ignoring case);
+- ``limit``: at most this many rows (a row cap, not a binding).
+
+>>> QUERIES["coauthors"].params[0].name
+'author'
+>>> sorted(QUERIES["coauthors"].bindings({"author": "Thomas  Hofmann"}).items())
+[('author', <Literal value=Thomas Hofmann datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#string>>)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from kg.errors import KgError, UsageError
+from kg.sparql import Term, text_value
+from kg.vocab import XSD
+
+FOLDER = Path(__file__).resolve().parent
+
+PARAM_KINDS: dict[str, str] = {
+    "author": "a person's name (case-insensitive)",
+    "method": "a method's slug or label",
+    "subject": "an arXiv code, subject name or area label",
+    "year": "a year (integer)",
+    "owner": "a GitHub owner",
+    "limit": "at most this many rows",
+}
+"""Parameter names a named query may declare, and what each takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A declared parameter of a named query."""
+
+    name: str
+    description: str
+    required: bool = False
+    default: str | None = None
+
+    def term(self, value: str) -> Term:
+        """The RDF term a value is bound as (``year`` as ``xsd:gYear``, the others as strings).
+
+        >>> Param("year", "").term("2024")
+        <Literal value=2024 datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#gYear>>
+        """
+        if self.name == "year":
+            if not re.fullmatch(r"\d{4}", value.strip()):
+                raise UsageError(f"year must be a 4-digit integer, not {value!r}", code="bad-param")
+            return ox.Literal(value.strip(), datatype=XSD.gYear)
+        return ox.Literal(text_value(value))
+
+
+@dataclass(frozen=True, slots=True)
+class NamedQuery:
+    """A shipped query: its name, one-line description, parameters and SPARQL text."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    text: str
+    path: Path
+    example: str = ""
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        declared = ", ".join(p.name for p in self.params) or "none"
+        raise UsageError(
+            f"query {self.name!r} takes no parameter {name!r}; its parameters: {declared}", code="bad-param"
+        )
+
+    def bindings(self, values: Mapping[str, str]) -> dict[str, Term]:
+        """The terms to bind for ``values`` (name -> text), with defaults; ``limit`` is not bound."""
+        for name in values:
+            self.param(name)
+        out: dict[str, Term] = {}
+        for p in self.params:
+            value = values.get(p.name, p.default)
+            if value is None:
+                if p.required:
+                    raise UsageError(
+                        f"query {self.name!r} needs --param {p.name}=... ({p.description})",
+                        code="missing-param",
+                    )
+                continue
+            if p.name != "limit":
+                out[p.name] = p.term(value)
+        return out
+
+    def limit(self, values: Mapping[str, str]) -> int | None:
+        """The row cap asked for with the ``limit`` parameter (or its default)."""
+        if not any(p.name == "limit" for p in self.params):
+            return None
+        value = values.get("limit", self.param("limit").default)
+        return None if value is None else positive(value, "limit")
+
+    @property
+    def signature(self) -> str:
+        """Parameters as shown by ``kg list queries``: ``author`` required, ``[limit=20]`` optional."""
+        shown = []
+        for p in self.params:
+            if p.required:
+                shown.append(p.name)
+            else:
+                shown.append(f"[{p.name}={p.default}]" if p.default is not None else f"[{p.name}]")
+        return " ".join(shown)
+
+
+def positive(value: str, name: str) -> int:
+    """A positive integer parameter.
+
+    >>> positive("20", "limit")
+    20
+    """
+    if not re.fullmatch(r"\s*\d{1,9}\s*", value) or int(value) < 1:
+        raise UsageError(f"{name} must be a positive integer, not {value!r}", code="bad-param")
+    return int(value)
+
+
+_HEADER = re.compile(r"#\s*(description|param\s+(\w+)|example)\s*:\s*(.*)")
+_FLAGS = re.compile(r"\s*\((required|default\s+([^)]*))\)\s*$")
+
+
+def parse(path: Path) -> NamedQuery:
+    """Read a ``.rq`` file and its header comments."""
+    text = path.read_text(encoding="utf-8")
+    description = example = ""
+    params: list[Param] = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        m = _HEADER.match(line)
+        if not m:
+            continue
+        key, name, value = m.group(1), m.group(2), m.group(3).strip()
+        if key == "description":
+            description = value
+        elif key == "example":
+            example = value
+        elif name is not None:
+            if name not in PARAM_KINDS:
+                raise KgError(f"unknown parameter name {name!r}", code="bad-named-query")
+            required, default = False, None
+            flags = _FLAGS.search(value)
+            if flags:
+                value = value[: flags.start()].strip()
+                required = flags.group(1) == "required"
+                default = flags.group(2).strip() if flags.group(2) else None
+            params.append(Param(name, value, required, default))
+    if not description:
+        raise KgError(f"{path.name} has no '# description:' line", code="bad-named-query")
+    return NamedQuery(path.stem, description, tuple(params), text, path, example)
+
+
+def _load() -> dict[str, NamedQuery]:
+    return {path.stem: parse(path) for path in sorted(FOLDER.glob("*.rq"))}
+
+
+QUERIES: dict[str, NamedQuery] = _load()
+"""Every shipped named query, by name."""
+
+
+def named_query(name: str) -> NamedQuery:
+    """The named query called ``name``; an unknown name lists the shipped ones."""
+    try:
+        return QUERIES[name]
+    except KeyError:
+        raise UsageError(
+            f"unknown query {name!r}; choose from: {', '.join(QUERIES)} (or give SPARQL text or a .rq file)",
+            code="unknown-query",
+        ) from None

@@ -1,0 +1,265 @@
+"""Interactive HTML pages of views: one self-contained file, offline, deterministic.
+
+The page inlines vis-network (shipped inside the pyvis package) and our own
+script and style from ``kg/templates/``; nothing is loaded from the network (a
+Content-Security-Policy forbids it), no ``lib/`` folder is written and no
+browser is opened.  Node data goes into the page as JSON inside a
+``<script type="application/json">`` element with ``<``, ``>`` and ``&``
+escaped, and the page's script puts text into the DOM with ``textContent``
+only, so a title such as ``<script>alert(1)</script>`` shows as text.
+
+The same graph (and seed) gives a byte-identical page.
+
+>>> import networkx as nx
+>>> from kg.project import decorate
+>>> g = decorate(nx.Graph([("a", "b")]))
+>>> page = render(g, title="<b>two</b>")
+>>> "&lt;b&gt;two&lt;/b&gt;" in page and "<b>two" not in page
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+import networkx as nx
+
+from kg import __version__
+from kg.errors import KgError
+
+if TYPE_CHECKING:
+    from kg.pipeline import Build
+    from kg.project import ViewOptions
+
+PHYSICS_LIMIT = 300
+"""Above this many nodes the page starts with physics off (positions come from Python)."""
+
+LABEL_LIMIT = 40
+"""Labels drawn on the canvas are cut to this many characters (details and search use the whole label)."""
+
+LEGEND_COMMUNITIES = 12
+
+_TEMPLATES = "templates"
+
+
+@lru_cache(maxsize=1)
+def _vis_js() -> str:
+    """vis-network's script as pyvis ships it (the newest ``vis-*`` folder of pyvis's templates)."""
+    lib = resources.files("pyvis") / "templates" / "lib"
+    versions = sorted(
+        (entry for entry in lib.iterdir() if entry.name.startswith("vis-")),
+        key=lambda e: tuple(int(p) for p in e.name[4:].split(".") if p.isdigit()),
+    )
+    if not versions:
+        raise KgError("pyvis ships no vis-network script; reinstall pyvis", code="missing-asset")
+    script = (versions[-1] / "vis-network.min.js").read_text(encoding="utf-8")
+    return _inline_script(script)
+
+
+def _inline_script(script: str) -> str:
+    """A script safe inside ``<script>...</script>``: no closing tag or comment opener in it.
+
+    >>> _inline_script('a = "</script>"; b = "<!--"')
+    'a = "<\\\\/script>"; b = "<\\\\!--"'
+    """
+    return (
+        script.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT").replace("<!--", "<\\!--")
+    )
+
+
+def _asset(name: str) -> str:
+    return (resources.files("kg") / _TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def json_for_html(value: object) -> str:
+    """JSON safe inside an HTML ``<script>`` element: ``<``, ``>`` and ``&`` are escaped.
+
+    >>> json_for_html({"t": "</script><img src=x onerror=alert(1)>&"})
+    '{"t":"\\\\u003c/script\\\\u003e\\\\u003cimg src=x onerror=alert(1)\\\\u003e\\\\u0026"}'
+    """
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= LABEL_LIMIT else label[: LABEL_LIMIT - 1].rstrip() + "…"
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else round(float(value), 4)
+
+
+def page_data(graph: nx.Graph) -> dict[str, Any]:
+    """What the page's script reads: nodes, edges and legend (built with pyvis's ``Network`` lists)."""
+    from pyvis.network import Network
+
+    # in_line: pyvis's "local" default would write a lib/ folder; the lists are filled directly
+    # because add_node checks for duplicates in quadratic time
+    net = Network(cdn_resources="in_line")
+    index = {n: i for i, n in enumerate(graph)}
+    net.nodes = [
+        {
+            "id": index[n],
+            "label": str(d.get("label", n)),
+            "short": _short(str(d.get("label", n))),
+            "type": str(d.get("type", "person")),
+            "iri": str(d.get("iri", "")),
+            "url": str(d.get("url", "")),
+            "papers": int(d.get("papers", 0)),
+            "year_min": int(d.get("year_min", 0)),
+            "year_max": int(d.get("year_max", 0)),
+            "community": int(d.get("community", 0)),
+            "color": str(d.get("color", "#4e79a7")),
+            "size": float(d.get("size", 10.0)),
+            "x": float(d.get("x", 0.0)),
+            "y": float(d.get("y", 0.0)),
+            "focus": bool(d.get("focus", False)),
+        }
+        for n, d in graph.nodes(data=True)
+    ]
+    weights = [float(w) for _, _, w in graph.edges(data="weight", default=1.0)]
+    top = max(weights, default=1.0) or 1.0
+    low = min(weights, default=1.0)
+    span = top - low
+    net.edges = [
+        {
+            "from": index[u],
+            "to": index[v],
+            "weight": _number(w),
+            "width": round(1 + 4 * math.sqrt((float(w) - low) / span), 2) if span > 0 else 1.5,
+        }
+        for u, v, w in graph.edges(data="weight", default=1.0)
+    ]
+    members: dict[int, list[dict[str, Any]]] = {}
+    for node in net.nodes:
+        members.setdefault(node["community"], []).append(node)
+    ranked = sorted(members.items(), key=lambda item: (-len(item[1]), item[0]))
+    communities = [
+        {
+            "community": c,
+            "color": group[0]["color"],
+            "count": len(group),
+            "example": _short(max(group, key=lambda n: (n["papers"], -n["id"]))["label"]),
+        }
+        for c, group in ranked[:LEGEND_COMMUNITIES]
+    ]
+    years = [y for node in net.nodes for y in (node["year_min"], node["year_max"]) if y]
+    present = {node["type"] for node in net.nodes}
+    order = ("person", "paper", "subject", "method", "repository", "area")
+    size_by = str(graph.graph.get("size_by", "papers"))
+    sizes = [node["papers"] for node in net.nodes] if size_by == "papers" else [d for _, d in graph.degree()]
+    counting = graph.graph.get("counting")
+    return {
+        "nodes": net.nodes,
+        "edges": net.edges,
+        "communities": communities,
+        "communities_more": max(0, len(ranked) - LEGEND_COMMUNITIES),
+        "types": [t for t in order if t in present] + sorted(present - set(order)),
+        "year_min": min(years, default=0),
+        "year_max": max(years, default=0),
+        "size_legend": (
+            f"area grows with {'papers' if size_by == 'papers' else 'links (degree)'}: "
+            f"{min(sizes, default=0)} to {max(sizes, default=0)}"
+        ),
+        "weight_legend": (
+            "thickness grows with weight"
+            + (f" ({counting} counting of joint papers)" if counting else "")
+            + f": up to {_number(top)}"
+        ),
+        "seed": int(graph.graph.get("seed", 0)),
+        "physics_limit": PHYSICS_LIMIT,
+    }
+
+
+def notice(graph: nx.Graph) -> str:
+    """What a view left out (``kg.project.limit``), in words; ``""`` when nothing was.
+
+    >>> notice(nx.Graph(nodes_total=5000, omitted_nodes=3000, omitted_edges=12000))
+    'This view has 5,000 nodes; showing the 2,000 with the most papers and links, leaving out 3,000 nodes and 12,000 links (raise --max-nodes to see more).'
+    """
+    omitted = int(graph.graph.get("omitted_nodes", 0))
+    if not omitted:
+        return ""
+    total = int(graph.graph.get("nodes_total", 0))
+    edges = int(graph.graph.get("omitted_edges", 0))
+    return (
+        f"This view has {total:,} nodes; showing the {total - omitted:,} with the most papers and links, "
+        f"leaving out {omitted:,} nodes and {edges:,} links (raise --max-nodes to see more)."
+    )
+
+
+def summary(graph: nx.Graph) -> str:
+    """One line about the view: its size and the options that shaped it."""
+    g = graph.graph
+    parts = [f"{graph.number_of_nodes():,} nodes", f"{graph.number_of_edges():,} links"]
+    if "communities" in g:
+        parts.append(
+            f"{g['communities']} communities (Louvain, resolution {g.get('resolution')}, seed {g.get('seed')})"
+        )
+    if g.get("view") == "coauthors":
+        parts.append(
+            f"{g.get('counting')} counting, papers with more than {g.get('max_authors')} authors left out"
+        )
+    if g.get("view") == "ego":
+        parts.append(f"depth {g.get('depth')}")
+    return " · ".join(parts)
+
+
+def render(graph: nx.Graph, *, title: str | None = None) -> str:
+    """The whole page of a decorated view (see ``kg.project.decorate``) as a string."""
+    from jinja2 import Environment, select_autoescape
+
+    env = Environment(
+        autoescape=select_autoescape(default=True, default_for_string=True), keep_trailing_newline=True
+    )
+    template = env.from_string(_asset("view.html"))
+    view = str(graph.graph.get("view", "graph"))
+    return template.render(
+        title=title or f"kg · {view}",
+        summary=summary(graph),
+        notice=notice(graph),
+        version=__version__,
+        css=_asset("view.css"),
+        vis_js=_vis_js(),
+        page_js=_inline_script(_asset("view.js")),
+        data=json_for_html(page_data(graph)),
+    )
+
+
+def write(graph: nx.Graph, target: Path, *, title: str | None = None) -> Path:
+    """Write the page of a decorated view to ``target`` atomically; returns ``target``."""
+    from kg.exporters import write_atomically
+
+    page = render(graph, title=title).encode("utf-8")
+
+    def put(f: BinaryIO) -> None:
+        f.write(page)
+
+    return write_atomically(target, put)
+
+
+def _build_page(build: Build, target: Path, name: str, options: ViewOptions | None = None) -> Path:
+    from kg.project import view
+
+    return write(view(build.store, name, options), target, title=f"kg · {name}")
+
+
+def write_coauthors(build: Build, target: Path) -> Path:
+    """``kg build``'s ``coauthors.html``: the coauthor network with default options."""
+    return _build_page(build, target, "coauthors")
+
+
+def write_topics(build: Build, target: Path) -> Path:
+    """``kg build``'s ``topics.html``: methods and subjects linked by co-occurrence."""
+    return _build_page(build, target, "topics")

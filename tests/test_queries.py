@@ -1,0 +1,462 @@
+"""Every named query on the seeds: rows compared with the same answer computed in Python over rdflib.
+
+The expected rows are computed independently (plain loops over the graph read from graph.ttl, no
+SPARQL), so the tests follow the graph as the extractors change it, plus hand-checked spot values.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+import rdflib
+from rdflib import RDF, Namespace, URIRef
+from typer.testing import CliRunner
+
+from kg.cli import app
+from kg.errors import IssueLog, UsageError
+from kg.pipeline import BuildOptions, build, write_outputs
+from kg.queries import PARAM_KINDS, QUERIES, Param, named_query
+from kg.sparql import Solutions, bind, execute
+from tests.conftest import ROOT
+
+DCT = Namespace("http://purl.org/dc/terms/")
+FOAF = Namespace("http://xmlns.com/foaf/0.1/")
+KG = Namespace("https://w3id.org/kg/ns#")
+SCHEMA = Namespace("https://schema.org/")
+SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
+FABIO = Namespace("http://purl.org/spar/fabio/")
+HOFMANN = "Thomas Hofmann"
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The seeds built once into a temporary folder (graph.ttl and store/)."""
+    out = tmp_path_factory.mktemp("seeds-built")
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        write_outputs(build([Path("seeds")], BuildOptions(), IssueLog()), out)
+    finally:
+        os.chdir(old)
+    yield out
+
+
+@pytest.fixture(scope="session")
+def store(built: Path) -> ox.Store:
+    return ox.Store.read_only(str(built / "store"))
+
+
+@pytest.fixture(scope="session")
+def g(built: Path) -> rdflib.Graph:
+    return rdflib.Graph().parse(built / "graph.ttl")
+
+
+def run(store: ox.Store, name: str, **values: str) -> Solutions:
+    query = named_query(name)
+    result = execute(store, bind(query.text, query.bindings(values)), limit=query.limit(values), source=name)
+    assert isinstance(result, Solutions)
+    return result
+
+
+def rows(result: Solutions, *names: str) -> list[tuple[str | None, ...]]:
+    """Chosen columns as plain strings (None for unbound), in result order."""
+    index = [result.variables.index(n) for n in names]
+    return [tuple(None if row[i] is None else _text(row[i]) for i in index) for row in result.rows]
+
+
+def _text(term: object) -> str:
+    return term.value if isinstance(term, ox.NamedNode | ox.Literal | ox.BlankNode) else str(term)
+
+
+def person_named(g: rdflib.Graph, name: str) -> URIRef:
+    found = [p for p, n in g.subject_objects(FOAF.name) if str(n).lower() == name.lower()]
+    assert len(found) == 1, found
+    return URIRef(found[0])
+
+
+def papers_of(g: rdflib.Graph, person: URIRef) -> set[URIRef]:
+    return {URIRef(p) for p in g.subjects(DCT.creator, person)}
+
+
+def label(g: rdflib.Graph, node: object) -> str:
+    return str(g.value(node, SKOS.prefLabel))  # type: ignore[arg-type]
+
+
+def methods(g: rdflib.Graph, paper: object) -> set[URIRef]:
+    return {URIRef(m) for m in g.objects(paper, SCHEMA.mentions)}  # type: ignore[arg-type]
+
+
+def matches_method(g: rdflib.Graph, concept: URIRef, key: str) -> bool:
+    labels = {str(v).lower() for p in (SKOS.prefLabel, SKOS.altLabel) for v in g.objects(concept, p)}
+    return str(concept).lower().endswith("/method/" + key.lower()) or key.lower() in labels
+
+
+def some_method(g: rdflib.Graph) -> str:
+    """The slug of the most mentioned method, or a known slug when the graph has no mentions yet."""
+    counts = Counter(m for _, m in g.subject_objects(SCHEMA.mentions))
+    if not counts:
+        return "transformer"
+    return str(max(counts, key=lambda m: (counts[m], str(m)))).rsplit("/", 1)[1]
+
+
+def share(part: int, whole: int) -> str:
+    return str((Decimal(1000 * part) / Decimal(whole)).quantize(Decimal(1), ROUND_HALF_UP) / 1000)
+
+
+# --- the table -----------------------------------------------------------------------------------------
+
+
+def test_at_least_twelve_documented_queries() -> None:
+    assert len(QUERIES) >= 12
+    for q in QUERIES.values():
+        assert q.description and q.example.startswith(f"kg query {q.name}"), q.name
+        assert all(p.name in PARAM_KINDS for p in q.params)
+        assert "PREFIX" in q.text  # runnable as is against any endpoint
+
+
+def test_every_query_is_tested() -> None:
+    tested = {name.removeprefix("test_").replace("_", "-") for name in globals() if name.startswith("test_")}
+    assert set(QUERIES) <= tested, set(QUERIES) - tested
+
+
+def test_unknown_query_lists_shipped() -> None:
+    with pytest.raises(UsageError, match=r"unknown query 'coauthor'; choose from: .*coauthors"):
+        named_query("coauthor")
+
+
+def test_missing_and_unknown_params() -> None:
+    with pytest.raises(UsageError, match="needs --param author"):
+        QUERIES["coauthors"].bindings({})
+    with pytest.raises(UsageError, match="takes no parameter 'autor'"):
+        QUERIES["coauthors"].bindings({"autor": "x"})
+    with pytest.raises(UsageError, match="4-digit"):
+        Param("year", "").term("20x4")
+    with pytest.raises(UsageError, match="positive integer"):
+        QUERIES["top-authors"].limit({"limit": "0"})
+
+
+def test_injection_is_just_a_name(store: ox.Store) -> None:
+    evil = 'x" } ; DROP ALL ; # \\ \n'
+    assert run(store, "coauthors", author=evil).rows == []
+    assert len(store) > 0
+
+
+# --- one test per named query --------------------------------------------------------------------------
+
+
+def test_coauthors(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "coauthors", author="THOMAS  hofmann"), "coauthor", "name", "papers")
+    me = person_named(g, HOFMANN)
+    expected = []
+    for other in g.objects(me, KG.coauthor):
+        joint = papers_of(g, me) & papers_of(g, URIRef(other))
+        expected.append((str(other), str(g.value(other, FOAF.name)), str(len(joint))))
+    expected.sort(key=lambda r: (-int(r[2]), r[1]))
+    assert got == expected
+    # hand-checked on the seed pages
+    assert {r[1] for r in got} >= {"Damiano Meier", "Giulia Lanzillotta"}
+
+
+def test_top_authors(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "top-authors"), "name", "papers")
+    counts = Counter(p for _, p in g.subject_objects(DCT.creator))
+    expected = sorted(
+        ((str(g.value(p, FOAF.name)), str(n)) for p, n in counts.items()), key=lambda r: (-int(r[1]), r[0])
+    )
+    assert got == expected[:20]
+    assert got[0] == (HOFMANN, "18")
+    assert len(rows(run(store, "top-authors", limit="3"), "name")) == 3
+
+
+def test_author_papers(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "author-papers", author=HOFMANN), "paper", "title", "year", "position")
+    me = person_named(g, HOFMANN)
+    assert {r[0] for r in got} == {str(p) for p in papers_of(g, me)}
+    assert len(got) == 18
+    years = [r[2] or "" for r in got]
+    assert years == sorted(years, reverse=True)
+    for paper, title, _, position in got:
+        assert title == (
+            str(g.value(URIRef(paper), DCT.title)) if g.value(URIRef(paper), DCT.title) else None
+        )
+        roles = [r for r in g.objects(URIRef(paper), KG.authorship) if g.value(r, KG.author) == me]
+        assert position == (str(g.value(roles[0], KG.position)) if roles else None)
+
+
+def test_author_topics(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "author-topics", author=HOFMANN), "kind", "topic", "label", "papers")
+    me = person_named(g, HOFMANN)
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for paper in papers_of(g, me):
+        for s in set(g.objects(paper, DCT.subject)):
+            counts["subject", str(s), str(g.value(s, SKOS.notation))] += 1
+        for a in set(g.objects(paper, KG.area)):
+            counts["area", str(a), label(g, a)] += 1
+        for m in methods(g, paper):
+            counts["method", str(m), label(g, m)] += 1
+    expected = sorted(((*k, str(n)) for k, n in counts.items()), key=lambda r: (r[0], -int(r[3]), r[2]))
+    assert got == expected
+    assert ("subject", "https://w3id.org/kg/arxiv/cs.LG", "cs.LG", "12") in got
+
+
+def test_papers_with_code(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "papers-with-code"), "paper", "repository")
+    expected = {(str(p), str(r)) for p, r in g.subject_objects(SCHEMA.codeRepository)}
+    assert sorted(got) == sorted(expected)
+    assert len(got) == len(expected) >= 15
+
+
+def test_code_share_by_year(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "code-share-by-year"), "year", "papers", "with_code", "share")
+    per_year: dict[str, set[object]] = defaultdict(set)
+    for paper in g.subjects(RDF.type, SCHEMA.ScholarlyArticle):
+        for year in g.objects(paper, FABIO.hasPublicationYear):
+            per_year[str(year)].add(paper)
+    coded = set(g.subjects(SCHEMA.codeRepository, None))
+    expected = [
+        (y, str(len(ps)), str(len(ps & coded)), share(len(ps & coded), len(ps)))
+        for y, ps in sorted(per_year.items())
+    ]
+    assert [(y, n, c) for y, n, c, _ in got] == [(y, n, c) for y, n, c, _ in expected]
+    assert [Decimal(s or "0") for *_, s in got] == [Decimal(s) for *_, s in expected]
+
+
+def test_code_share_by_subject(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "code-share-by-subject"), "subject", "papers", "with_code", "share")
+    per: dict[str, set[object]] = defaultdict(set)
+    for paper in g.subjects(RDF.type, SCHEMA.ScholarlyArticle):
+        for s in g.objects(paper, DCT.subject):
+            per[str(g.value(s, SKOS.notation))].add(paper)
+    coded = set(g.subjects(SCHEMA.codeRepository, None))
+    expected = sorted(
+        ((c, str(len(ps)), str(len(ps & coded)), share(len(ps & coded), len(ps))) for c, ps in per.items()),
+        key=lambda r: (-int(r[1]), r[0]),
+    )
+    assert [r[:3] for r in got] == [r[:3] for r in expected]
+    assert [Decimal(r[3] or "0") for r in got] == [Decimal(r[3]) for r in expected]
+    assert got[0][:3] == ("cs.LG", "12", "2")
+
+
+def _trend(g: rdflib.Graph, key: str | None) -> list[tuple[str, str, str, str]]:
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for paper, m in g.subject_objects(SCHEMA.mentions):
+        if key is not None and not matches_method(g, URIRef(m), key):
+            continue
+        for year in g.objects(paper, FABIO.hasPublicationYear):
+            counts[str(m), label(g, m), str(year)] += 1
+    return sorted(((*k, str(n)) for k, n in counts.items()), key=lambda r: (r[1], r[2]))
+
+
+def test_method_trend(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "method-trend"), "concept", "label", "year", "papers")
+    assert got == _trend(g, None)
+    key = some_method(g)
+    assert rows(run(store, "method-trend", method=key), "concept", "label", "year", "papers") == _trend(
+        g, key
+    )
+
+
+def test_method_cooccurrence(store: ox.Store, g: rdflib.Graph) -> None:
+    key = some_method(g)
+    got = rows(run(store, "method-cooccurrence", method=key.upper()), "other", "label", "papers")
+    counts: Counter[str] = Counter()
+    for paper in set(g.subjects(SCHEMA.mentions, None)):
+        mine = methods(g, paper)
+        hits = {m for m in mine if matches_method(g, m, key)}
+        for hit in hits:
+            for other in mine - {hit}:
+                counts[str(other)] += 1
+    expected = sorted(
+        ((o, label(g, URIRef(o)), str(n)) for o, n in counts.items()), key=lambda r: (-int(r[2]), r[1])
+    )
+    assert sorted(got) == sorted(expected)
+
+
+def test_method_people(store: ox.Store, g: rdflib.Graph) -> None:
+    key = some_method(g)
+    got = rows(run(store, "method-people", method=key), "person", "name", "papers")
+    per: dict[str, set[object]] = defaultdict(set)
+    for paper, m in g.subject_objects(SCHEMA.mentions):
+        if matches_method(g, URIRef(m), key):
+            for person in g.objects(paper, DCT.creator):
+                per[str(person)].add(paper)
+    expected = sorted(
+        ((p, str(g.value(URIRef(p), FOAF.name)), str(len(ps))) for p, ps in per.items()),
+        key=lambda r: (-int(r[2]), r[1]),
+    )
+    assert got == expected
+
+
+def test_introduced_methods(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "introduced-methods"), "paper", "method", "label", "related")
+    expected = []
+    for paper, method in g.subject_objects(KG.introduces):
+        if (method, RDF.type, KG.Method) not in g:
+            continue
+        known = {label(g, k) for p in (SKOS.related, SKOS.broader) for k in g.objects(method, p)}
+        expected.append((str(paper), str(method), label(g, method), known))
+    assert sorted((p, m, lab, set(filter(None, (r or "").split("; ")))) for p, m, lab, r in got) == sorted(
+        expected
+    )
+
+
+def test_papers_in_subject(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "papers-in-subject", subject="cs.lg"), "paper", "via")
+    lg = URIRef("https://w3id.org/kg/arxiv/cs.LG")
+    assert sorted(got) == sorted((str(p), "cs.LG") for p in g.subjects(DCT.subject, lg))
+    assert len(got) == 12
+    # an archive takes in its categories
+    archive = rows(run(store, "papers-in-subject", subject="cs"), "paper")
+    cs_papers = {
+        p for p, s in g.subject_objects(DCT.subject) if str(g.value(s, SKOS.notation)).startswith("cs.")
+    }
+    assert {r[0] for r in archive} == {str(p) for p in cs_papers}
+    # a conference area takes in its subareas, found by label
+    area = rows(run(store, "papers-in-subject", subject="deep learning"), "paper", "via")
+    top = next(
+        a for a in g.subjects(SKOS.prefLabel, None) if str(g.value(a, SKOS.prefLabel)) == "Deep Learning"
+    )
+    subareas = {top, *g.subjects(SKOS.broader, top)}
+    expected = {(str(p), label(g, a)) for p, a in g.subject_objects(KG.area) if a in subareas}
+    assert set(area) == expected and expected
+
+
+def test_ego_network(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "ego-network", author=HOFMANN), "depth", "source", "target")
+    me = person_named(g, HOFMANN)
+    first = {URIRef(o) for o in g.objects(me, KG.coauthor)}
+    expected = {("1", str(me), str(f)) for f in first}
+    for f in first:
+        for s in g.objects(f, KG.coauthor):
+            if s != me and (str(f) < str(s) or s not in first):
+                expected.add(("2", str(f), str(s)))
+    assert set(got) == expected
+    assert len(got) == len(expected)
+    assert {r[2] for r in got if r[0] == "1"} == {
+        "https://w3id.org/kg/id/person/damiano_meier",
+        "https://w3id.org/kg/id/person/giulia_lanzillotta",
+    }
+
+
+def test_repositories_by_owner(store: ox.Store, g: rdflib.Graph) -> None:
+    got = rows(run(store, "repositories-by-owner"), "owner_name", "repositories", "papers")
+    repos: dict[str, set[object]] = defaultdict(set)
+    names: dict[str, set[str]] = defaultdict(set)
+    papers: dict[str, set[object]] = defaultdict(set)
+    for repo in g.subjects(RDF.type, SCHEMA.SoftwareSourceCode):
+        for owner in g.objects(repo, KG.owner):
+            key = str(owner).lower()
+            repos[key].add(repo)
+            names[key].add(str(owner))
+            papers[key] |= set(g.subjects(SCHEMA.codeRepository, repo))
+    expected = sorted(
+        ((min(names[k]), str(len(repos[k])), str(len(papers[k]))) for k in repos),
+        key=lambda r: (-int(r[1]), -int(r[2]), r[0]),
+    )
+    assert got == expected
+    assert rows(run(store, "repositories-by-owner", owner="ibm"), "owner_name", "repositories") == [
+        ("IBM", "1")
+    ]
+
+
+def test_summary(store: ox.Store, g: rdflib.Graph) -> None:
+    (got,) = rows(
+        run(store, "summary"),
+        "papers",
+        "persons",
+        "authorships",
+        "single_author_papers",
+        "subjects",
+        "areas",
+        "first_year",
+        "last_year",
+        "with_code",
+        "share_with_code",
+    )
+    papers = set(g.subjects(RDF.type, SCHEMA.ScholarlyArticle))
+    authors = Counter(p for p, _ in g.subject_objects(DCT.creator))
+    years = [int(str(y)) for y in g.objects(None, FABIO.hasPublicationYear)]
+    coded = set(g.subjects(SCHEMA.codeRepository, None))
+    expected = (
+        len(papers),
+        len(set(g.subjects(RDF.type, FOAF.Person))),
+        sum(authors.values()),
+        sum(1 for n in authors.values() if n == 1),
+        len(set(g.objects(None, DCT.subject))),
+        len(set(g.objects(None, KG.area))),
+        min(years),
+        max(years),
+        len(coded),
+    )
+    assert tuple(int(x or 0) for x in got[:9]) == expected
+    assert Decimal(got[9] or "0") == Decimal(share(len(coded), len(papers)))
+    assert got[:2] == ("157", "70")
+
+
+# --- the CLI -------------------------------------------------------------------------------------------
+
+
+def test_cli_named_query_and_formats(built: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["query", "coauthors", "--out", str(built), "--param", f"author={HOFMANN}", "--format", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "coauthor,name,papers"
+    assert "Damiano Meier" in result.stdout
+    table = runner.invoke(app, ["query", "summary", "--out", str(built)])
+    assert table.exit_code == 0 and "papers" in table.stdout and "157" in table.stdout
+
+
+def test_cli_bad_query_exits_1_with_position(built: Path) -> None:
+    result = CliRunner().invoke(app, ["query", "SELECT * WHERE {\n  ?s ?p }", "--out", str(built)])
+    assert result.exit_code == 1
+    assert "query:2: error: bad SPARQL at column" in result.stderr and "[bad-query]" in result.stderr
+
+
+def test_cli_rq_file_construct_and_ask(built: Path, tmp_path: Path) -> None:
+    rq = tmp_path / "names.rq"
+    rq.write_text("PREFIX foaf: <http://xmlns.com/foaf/0.1/>\nCONSTRUCT WHERE { ?p foaf:name ?n }\n")
+    result = CliRunner().invoke(app, ["query", str(rq), "--out", str(built)])
+    assert result.exit_code == 0
+    parsed = rdflib.Graph().parse(data=result.stdout, format="turtle")
+    assert len(parsed) == 70
+    ask = CliRunner().invoke(app, ["query", "ASK { ?s a foaf:Person }", "--out", str(built), "-f", "json"])
+    assert ask.stdout == '{"head":{},"boolean":true}'
+
+
+def test_cli_limit_and_unknown_name(built: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["query", "top-authors", "--out", str(built), "-f", "tsv", "--limit", "2"]
+    )
+    assert len(result.stdout.splitlines()) == 3
+    assert "stopped at 2 rows" in result.stderr
+    with pytest.raises(UsageError, match="choose from"):
+        CliRunner().invoke(app, ["query", "coauthor", "--out", str(built)], catch_exceptions=False)
+
+
+def test_list_queries() -> None:
+    result = CliRunner().invoke(app, ["list", "queries"])
+    assert result.exit_code == 0
+    for name, q in QUERIES.items():
+        assert name in result.stdout and q.description in result.stdout
+    assert "parameters: author [limit]" in result.stdout
+
+
+def test_kg_open(built: Path) -> None:
+    import kg
+
+    graph = kg.open(built)
+    assert len(graph) == len(ox.Store.read_only(str(built / "store")))
+    me = URIRef("https://w3id.org/kg/id/person/thomas_hofmann")
+    assert str(graph.value(me, FOAF.name)) == HOFMANN
+    (count,) = next(
+        iter(graph.query("SELECT (COUNT(*) AS ?n) WHERE { ?p a foaf:Person }", initNs={"foaf": FOAF}))
+    )
+    assert int(count) == 70
