@@ -146,3 +146,14 @@ def test_every_record_has_provenance(seed_graph: rdflib.Graph) -> None:
     for r in records:
         assert Path(str(seed_graph.value(r, KG.sourceFile))).name.startswith(("000_", "002_", "003_"))
         assert int(seed_graph.value(r, KG.sourceLine)) >= 1
+
+
+def test_seventeen_repositories_on_the_right_papers(seed_graph: rdflib.Graph) -> None:
+    repos = set(seed_graph.subjects(RDF.type, SCHEMA.SoftwareSourceCode))
+    assert len(repos) == 17
+    for paper, repo in seed_graph.subject_objects(SCHEMA.codeRepository):
+        assert repo in repos
+        abstract = str(seed_graph.value(paper, DCTERMS.abstract)).lower().replace("github. com", "github.com")
+        owner_repo = str(repo).removeprefix("https://github.com/")
+        assert owner_repo in abstract, (paper, repo)
+    assert len(set(seed_graph.objects(None, SCHEMA.codeRepository))) == 17
