@@ -77,7 +77,9 @@ def export(name: str, source: Source, target: Path, options: ExportOptions | Non
     """Export ``source`` in the format ``name`` to ``target`` (atomically); returns ``target``."""
     module = exporter(name)
     if name == turtle.NAME:  # turtle.py writes from a Build; its serializer takes the store and base
-        return write_atomically(target, lambda f: turtle.serialize(source.store, f, source.base))
+        return write_atomically(
+            target, lambda f: turtle.serialize(source.store, f, source.base, source.on_disk)
+        )
     written: Path = module.export(source, target, options or ExportOptions())
     return written
 

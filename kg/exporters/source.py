@@ -50,11 +50,13 @@ class Source:
     store: ox.Store
     base: str = DATA_BASE
     views: dict[str, nx.Graph] = field(default_factory=dict)
+    on_disk: bool = False
+    """The store is on disk, so its own statement order is deterministic (no sort needed)."""
 
     @classmethod
     def of(cls, build: Build) -> Source:
-        """The source of an in-memory build."""
-        return cls(build.store, build.base)
+        """The source of a build (in memory, or on disk when it was assembled there)."""
+        return cls(build.store, build.base, on_disk=build.store_path is not None)
 
     @classmethod
     def open(cls, out: Path, base: str | None = None) -> Source:
@@ -62,7 +64,7 @@ class Source:
         from kg.store import open_store
 
         store = open_store(out)
-        return cls(store, base or guess_base(store))
+        return cls(store, base or guess_base(store), on_disk=True)
 
     def view(self, name: str) -> nx.Graph:
         """The networkx view called ``name`` (``kg.project``), computed on first use."""
