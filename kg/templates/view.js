@@ -21,11 +21,15 @@ window.kgDrawn = false;
     return n.year_min === n.year_max ? String(n.year_min) : n.year_min + "\u2013" + n.year_max;
   }
 
+  // above LABEL_LIMIT nodes labels overlap into noise and measuring each one dominates the first
+  // draw; names then show on hover, in search and in the details panel
+  var LABEL_LIMIT = 2000;
+  var showLabels = data.nodes.length <= LABEL_LIMIT;
   var nodeItems = data.nodes.map(function (n) {
     byId[n.id] = n;
     neighbours[n.id] = [];
     return {
-      id: n.id, label: n.short, x: n.x, y: n.y, size: n.size, color: n.color,
+      id: n.id, label: showLabels ? n.short : undefined, x: n.x, y: n.y, size: n.size, color: n.color,
       shape: SHAPES[n.type] || "dot", borderWidth: n.focus ? 4 : 1,
       title: n.label + "\n" + n.type + " \u00B7 " + n.papers + (n.papers === 1 ? " paper" : " papers") +
              " \u00B7 " + yearText(n)
