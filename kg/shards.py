@@ -25,15 +25,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import heapq
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack
 from pathlib import Path
-from typing import IO
 
 import pyoxigraph as ox
 
@@ -80,25 +76,16 @@ def quad_lines(store: ox.Store) -> Iterator[bytes]:
 def sorted_lines(lines: Iterable[bytes], run_size: int = RUN_SIZE) -> Iterator[bytes]:
     """``lines`` sorted as bytes; runs of ``run_size`` lines spill to temporary files, merged lazily.
 
+    The external sort is N-Triples export's (``kg.exporters.ntriples.sort_lines``).
+
     >>> list(sorted_lines([b"c\\n", b"a\\n", b"b\\n"], run_size=2))
     [b'a\\n', b'b\\n', b'c\\n']
     """
+    from kg.exporters.ntriples import sort_lines
+
     if run_size < 1:
         raise ValueError(f"run_size must be at least 1, not {run_size}")
-    with ExitStack() as stack:
-        runs: list[IO[bytes]] = []
-        batch: list[bytes] = []
-        for line in lines:
-            batch.append(line)
-            if len(batch) >= run_size:
-                batch.sort()
-                run = stack.enter_context(tempfile.TemporaryFile(prefix="kg-shard-run-"))
-                run.writelines(batch)
-                run.seek(0)
-                runs.append(run)
-                batch = []
-        batch.sort()
-        yield from heapq.merge(batch, *runs) if runs else batch
+    return sort_lines(lines, chunk=run_size)
 
 
 def write_shards(
