@@ -6,10 +6,12 @@ One module per command (``kg/cli/<command>.py``); each registers itself on
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kg import __version__
 from kg.errors import Issue, UsageError
@@ -45,6 +47,19 @@ def main_options(
 
     Example: kg build seeds/ --out outputs/
     """
+
+
+def progress_bar(quiet: bool) -> Progress:
+    """The progress bar of long commands: on stderr, only on a terminal and never with ``-q``."""
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=quiet or not sys.stderr.isatty(),
+        transient=True,
+    )
 
 
 def print_issue(issue: Issue) -> None:

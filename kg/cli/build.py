@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kg.cli import app, err, print_issue
+from kg.cli import app, err, print_issue, progress_bar
 from kg.errors import IssueLog, KgError
 
 
@@ -70,16 +68,7 @@ def build(
         store=staging(out),
         scheduler=scheduler,
     )
-    show_bar = not quiet and sys.stderr.isatty()
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show_bar,
-        transient=True,
-    ) as bar:
+    with progress_bar(quiet) as bar:
         task = bar.add_task("reading", total=None)
 
         def progress(item: InputFile) -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kg.cli import app, err
+from kg.cli import app, err, progress_bar
 from kg.errors import KgError
 
 
@@ -75,18 +73,9 @@ def load(
     from kg.load import load as run_load
     from kg.store import open_store
 
-    show_bar = not quiet and sys.stderr.isatty()
     try:
         store = open_store(out)
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            disable=not show_bar,
-            transient=True,
-        ) as bar:
+        with progress_bar(quiet) as bar:
             task = bar.add_task("loading", total=None)
 
             def progress(done: Batch, total: int) -> None:
