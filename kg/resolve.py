@@ -159,8 +159,8 @@ class Resolver:
         resolution = Resolution(records=len(drafts))
         names: dict[str, Counter[str]] = defaultdict(Counter)
         papers: dict[str, Paper] = {}
-        for members in groups:
-            paper = self._paper(members, names, resolution)
+        for members, reasons in groups:
+            paper = self._paper(members, reasons, names, resolution)
             if paper.key in papers:  # distinct groups can only collide on a hash; keep both
                 self.log.warn(members[0].record.at, "paper-key-collision", f"paper key {paper.key} reused")
                 continue
@@ -174,7 +174,8 @@ class Resolver:
         resolution.areas = dict(sorted(resolution.areas.items()))
         return resolution
 
-    def _group(self, drafts: list[_Draft]) -> list[list[_Draft]]:
+    def _group(self, drafts: list[_Draft]) -> list[tuple[list[_Draft], list[str]]]:
+        """Connected components of records sharing an identity key, each with why they merged."""
         parent = list(range(len(drafts)))
         strong: list[dict[str, str]] = [_strong(d.keys) for d in drafts]
         reason: dict[int, list[str]] = defaultdict(list)
@@ -212,10 +213,15 @@ class Resolver:
         members: dict[int, list[_Draft]] = defaultdict(list)
         for i, draft in enumerate(drafts):
             members[find(i)].append(draft)
-        self._reasons = {id(members[root][0]): sorted(reason.get(root, [])) for root in members}
-        return [members[root] for root in sorted(members)]
+        return [(members[root], sorted(reason.get(root, []))) for root in sorted(members)]
 
-    def _paper(self, members: list[_Draft], names: dict[str, Counter[str]], resolution: Resolution) -> Paper:
+    def _paper(
+        self,
+        members: list[_Draft],
+        reasons: list[str],
+        names: dict[str, Counter[str]],
+        resolution: Resolution,
+    ) -> Paper:
         ranked = sorted(
             members,
             key=lambda d: (READER_RANK.get(d.record.reader, 99), d.record.source.digest, d.record.at.line),
@@ -263,7 +269,7 @@ class Resolver:
             areas=tuple(sorted(areas)),
             mentions=tuple(others),
             sources=sources,
-            merge_reasons=tuple(self._reasons.get(id(members[0]), [])),
+            merge_reasons=tuple(reasons),
             identifiers=identifiers,
             published=published,
             updated=updated,
