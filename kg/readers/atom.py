@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from xml.sax import SAXParseException
 from xml.sax.expatreader import ExpatLocator
@@ -345,7 +345,9 @@ def iso_date(span: Span | None, field_name: str, log: IssueLog) -> Span | None:
             pass
         else:
             return Span(day.isoformat(), span.at)
-    log.warn(span.at, "bad-field", f"{field_name} date {span.text[:40]!r} is not a date (expected YYYY-MM-DD)")
+    log.warn(
+        span.at, "bad-field", f"{field_name} date {span.text[:40]!r} is not a date (expected YYYY-MM-DD)"
+    )
     return None
 
 
@@ -432,14 +434,26 @@ def sniff(head: str) -> bool:
 
 def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:
     """One record per ``<entry>``, streamed."""
+    yield from records_of(text, "entry", _record, source, log, "Atom file")
+
+
+def records_of(
+    text: TextFile,
+    tag: str,
+    make: Callable[[XmlElement, SourceFile, str, IssueLog], Record | None],
+    source: SourceFile,
+    log: IssueLog,
+    what: str,
+) -> Iterator[Record]:
+    """The records ``make`` builds from each ``<tag>`` element, streamed; a file with none is warned about."""
     count = 0
-    for entry in xml_records(text, "entry", log):
-        record = _record(entry, source, text.name, log)
+    for element in xml_records(text, tag, log):
+        record = make(element, source, text.name, log)
         if record is not None:
             count += 1
             yield record
     if count == 0 and text.name not in log.failed_files:
-        log.warn(Location(text.name, 1), "no-records", "Atom file has no readable <entry> elements")
+        log.warn(Location(text.name, 1), "no-records", f"{what} has no readable <{tag}> elements")
 
 
 def _record(entry: XmlElement, source: SourceFile, name: str, log: IssueLog) -> Record | None:

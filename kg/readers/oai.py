@@ -25,8 +25,8 @@ from kg.readers.atom import (
     doi_value,
     iso_date,
     person,
+    records_of,
     text_span,
-    xml_records,
     year_of,
 )
 from kg.readers.pages import MAX_ABSTRACT, MAX_TITLE, bounded
@@ -49,14 +49,7 @@ def sniff(head: str) -> bool:
 
 def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:
     """One record per ``<record>``, streamed."""
-    count = 0
-    for element in xml_records(text, "record", log):
-        record = _record(element, source, text.name, log)
-        if record is not None:
-            count += 1
-            yield record
-    if count == 0 and text.name not in log.failed_files:
-        log.warn(Location(text.name, 1), "no-records", "OAI-PMH file has no readable <record> elements")
+    yield from records_of(text, "record", _record, source, log, "OAI-PMH file")
 
 
 def _record(element: XmlElement, source: SourceFile, name: str, log: IssueLog) -> Record | None:
