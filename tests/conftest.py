@@ -71,3 +71,18 @@ def seed_build() -> Iterator[Build]:
 @pytest.fixture(scope="session")
 def seed_graph(seed_build: Build) -> rdflib.Graph:
     return to_rdflib(seed_build)
+
+
+@pytest.fixture(scope="session")
+def seed_outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seeds built once and written to a folder (graph.ttl, store/, views), for tests that read a build folder."""
+    from kg.pipeline import write_outputs
+
+    out = tmp_path_factory.mktemp("seeds-built")
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        write_outputs(build([Path("seeds")], BuildOptions(), IssueLog()), out)
+    finally:
+        os.chdir(old)
+    return out

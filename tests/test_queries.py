@@ -6,9 +6,7 @@ SPARQL), so the tests follow the graph as the extractors change it, plus hand-ch
 
 from __future__ import annotations
 
-import os
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -19,11 +17,9 @@ from rdflib import RDF, Namespace, URIRef
 from typer.testing import CliRunner
 
 from kg.cli import app
-from kg.errors import IssueLog, UsageError
-from kg.pipeline import BuildOptions, build, write_outputs
+from kg.errors import UsageError
 from kg.queries import PARAM_KINDS, QUERIES, Param, named_query
 from kg.sparql import Solutions, bind, execute
-from tests.conftest import ROOT
 
 DCT = Namespace("http://purl.org/dc/terms/")
 FOAF = Namespace("http://xmlns.com/foaf/0.1/")
@@ -35,16 +31,9 @@ HOFMANN = "Thomas Hofmann"
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def built(seed_outputs: Path) -> Path:
     """The seeds built once into a temporary folder (graph.ttl and store/)."""
-    out = tmp_path_factory.mktemp("seeds-built")
-    old = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        write_outputs(build([Path("seeds")], BuildOptions(), IssueLog()), out)
-    finally:
-        os.chdir(old)
-    yield out
+    return seed_outputs
 
 
 @pytest.fixture(scope="session")

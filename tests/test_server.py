@@ -5,7 +5,6 @@ loopback port and always stopped."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -20,10 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg.cli import app
-from kg.errors import IssueLog
-from kg.pipeline import BuildOptions, build, write_outputs
 from kg.queries import QUERIES
-from tests.conftest import ROOT
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
@@ -66,15 +62,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("served")
-    old = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        write_outputs(build([Path("seeds")], BuildOptions(), IssueLog()), out)
-    finally:
-        os.chdir(old)
-    return out
+def built(seed_outputs: Path) -> Path:
+    return seed_outputs
 
 
 @pytest.fixture(scope="module")
