@@ -64,6 +64,8 @@ class Manifest:
     extraction: str = ""
     files: dict[str, FileEntry] = field(default_factory=dict)
     papers: dict[str, str] = field(default_factory=dict)
+    generation: str = ""
+    """The SHA-256 of the graph.ttl of the build this manifest completed (its store has the same stamp)."""
 
     @classmethod
     def load(cls, out: Path) -> Manifest:
@@ -72,7 +74,7 @@ class Manifest:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             files = {k: FileEntry(**v) for k, v in data["files"].items()}
-            return cls(str(data["extraction"]), files, dict(data["papers"]))
+            return cls(str(data["extraction"]), files, dict(data["papers"]), str(data.get("generation", "")))
         except (OSError, ValueError, KeyError, TypeError):
             return cls()
 
@@ -80,6 +82,7 @@ class Manifest:
         data = {
             "format": FORMAT,
             "extraction": self.extraction,
+            "generation": self.generation,
             "files": {k: vars_of(v) for k, v in sorted(self.files.items())},
             "papers": dict(sorted(self.papers.items())),
         }
@@ -90,9 +93,11 @@ def vars_of(entry: FileEntry) -> dict[str, Any]:
     return {f.name: getattr(entry, f.name) for f in fields(entry)}
 
 
-def cache_name(shown: str, digest: str) -> str:
-    """Cache entries are per (path, content): records carry their file's path."""
-    return hashlib.sha256(f"{shown}\0{digest}".encode()).hexdigest()[:32] + ".json.gz"
+def cache_name(shown: str, digest: str, extraction: str) -> str:
+    """Cache entries are per (path, content, extraction key): records carry their file's path, and an
+    entry is never rewritten with other content (an interrupted build cannot change what the manifest
+    of the previous one names)."""
+    return hashlib.sha256(f"{shown}\0{digest}\0{extraction}".encode()).hexdigest()[:32] + ".json.gz"
 
 
 def paper_hash(paper: Paper) -> str:
@@ -193,7 +198,9 @@ def encode_mention(m: Mention) -> list[Any]:
 
 def decode_mention(v: list[Any], path: str) -> Mention:
     kind, key, text, line, extractor, position, detail = v
-    return Mention(kind, key, text, Location(path, int(line)), extractor, int(position), tuple((a, b) for a, b in detail))
+    return Mention(
+        kind, key, text, Location(path, int(line)), extractor, int(position), tuple((a, b) for a, b in detail)
+    )
 
 
 def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:

@@ -16,6 +16,8 @@ a.txt:3: warning: author list is empty [empty-authors]
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -44,6 +46,31 @@ class KgError(Exception):
 
 class UsageError(KgError):
     """The command was asked for something it cannot do (exit code 2)."""
+
+
+_SYSTEM_ERRORS = tuple(
+    os.strerror(code)
+    for code in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EIO)
+)
+"""Messages of the system errors writing can meet (the store's I/O errors quote them in longer text)."""
+
+
+def os_message(e: OSError) -> str:
+    """What went wrong in an ``OSError``, in a few words: its ``strerror``, or (for the store's
+    I/O errors, which carry none) the system error its message names, else its first line.
+
+    >>> os_message(OSError(28, "No space left on device"))
+    'No space left on device'
+    >>> os_message(OSError("IO error: No space left on device: While appending to file: /o/1.sst: No space left on device"))
+    'No space left on device'
+    """
+    if e.strerror:
+        return e.strerror
+    text = str(e)
+    for known in _SYSTEM_ERRORS:
+        if known in text:
+            return known
+    return _one_line(text, 200)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import multiprocessing
 import os
+import shutil
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -35,12 +39,13 @@ from kg.cache import (
     paper_hash,
     replay,
 )
-from kg.errors import Issue, IssueLog, KgError
+from kg.errors import Issue, IssueLog, KgError, os_message
 from kg.extractors import EXTRACTORS, extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
 from kg.records import Location, Mention, Record, SourceFile
 from kg.resolve import Resolution, Resolver
+from kg.store import STORE_DIR
 from kg.vocab import DATA_BASE
 
 DEFAULT_INPUT = Path("seeds")
@@ -125,7 +130,10 @@ def discover(paths: Iterable[Path], log: IssueLog) -> list[InputFile]:
     for path in paths:
         shown = shown_path(path) if path.exists() else str(path)
         if not path.exists():
-            log.error(Location(shown, 0), "missing-input", "no such file or folder")
+            what = (
+                "link leads nowhere (dangling or a loop)" if path.is_symlink() else "no such file or folder"
+            )
+            log.error(Location(shown, 0), "missing-input", what)
         elif path.is_dir():
             for file in _walk(path, log):
                 s = shown_path(file)
@@ -138,6 +146,8 @@ def discover(paths: Iterable[Path], log: IssueLog) -> list[InputFile]:
 
 
 def _walk(folder: Path, log: IssueLog) -> Iterator[Path]:
+    import errno
+
     seen: set[tuple[int, int]] = set()
 
     def onerror(e: OSError) -> None:
@@ -148,7 +158,11 @@ def _walk(folder: Path, log: IssueLog) -> Iterator[Path]:
         here = Path(root)
         try:
             st = here.stat()
-        except OSError:
+        except OSError as e:  # gone or unreadable since it was listed
+            log.error(
+                Location(shown_path(here), 0), "unreadable-folder", f"cannot read folder: {e.strerror or e}"
+            )
+            dirs.clear()
             continue
         if (st.st_dev, st.st_ino) in seen:  # a symlink loop: this folder was walked already
             log.warn(
@@ -159,8 +173,23 @@ def _walk(folder: Path, log: IssueLog) -> Iterator[Path]:
         seen.add((st.st_dev, st.st_ino))
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if not name.startswith("."):
-                yield here / name
+            if name.startswith("."):
+                continue
+            file = here / name
+            at = Location(f"{shown_path(here)}/{name}", 0)  # the link as listed, not where it leads
+            try:
+                file.stat()
+            except OSError as e:
+                if e.errno == errno.ELOOP:
+                    log.warn(at, "symlink-loop", "link leads back to itself; skipped")
+                else:
+                    log.error(at, "unreadable-file", f"cannot read file: {e.strerror or e}")
+                continue
+            if file.is_file():
+                yield file
+            else:
+                # reading a FIFO would block the build forever; a socket or device is no listing either
+                log.error(at, "not-a-file", "not a regular file or folder; skipped")
 
 
 def build(
@@ -173,6 +202,8 @@ def build(
     options = options or BuildOptions()
     log = log if log is not None else IssueLog()
     started = time.perf_counter()
+    if options.store is not None:
+        _make_room(options.store)
     files = discover(paths, log)
     resolver = Resolver(log)
     extractors = tuple(options.extractors or EXTRACTORS)
@@ -204,7 +235,11 @@ def build(
                 )
                 continue
             digests[key] = item.shown
-            cached = _cached(options.cache, item.shown, key) if reuse and options.cache is not None else None
+            cached = (
+                _cached(options.cache, item.shown, key, manifest.extraction)
+                if reuse and options.cache is not None
+                else None
+            )
             if cached is not None:
                 extract = cached
                 replay(extract, log)
@@ -222,9 +257,17 @@ def build(
     resolved = time.perf_counter()
     graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     namer = Namer(options.base)
-    if options.taxonomies:
-        stores.load(graph, ontology_triples())
-    stores.load(graph, assemble(resolution, namer, codes().values()))
+    try:
+        if options.taxonomies:
+            stores.load(graph, ontology_triples())
+        stores.load(graph, assemble(resolution, namer, codes().values()))
+    except OSError as e:  # the on-disk store's disk is full or went read-only
+        traceback.clear_frames(e.__traceback__)  # the frames' locals hold the store (and its files) open
+        del graph
+        if options.store is not None:
+            shutil.rmtree(options.store, ignore_errors=True)
+        where = options.store and stores.shown(options.store)
+        raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
     manifest.papers = {paper.key: paper_hash(paper) for paper in resolution.papers}
     assembled = time.perf_counter()
     timings = {
@@ -248,6 +291,18 @@ def build(
         changes=changes(previous.papers, manifest.papers),
         store_path=options.store,
     )
+
+
+def _make_room(store: Path) -> None:
+    """Before reading anything: remove what killed builds left beside the store (it may be large),
+    and fail now, not after extraction, when the store's folder cannot be written."""
+    try:
+        store.parent.mkdir(parents=True, exist_ok=True)
+        stores.clean(store.parent)
+        store.mkdir(exist_ok=True)
+    except OSError as e:
+        where = stores.shown(store)
+        raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
 
 
 BATCH = 256
@@ -375,9 +430,9 @@ def _batches(records: Iterator[Record]) -> Iterator[list[Record]]:
         yield batch
 
 
-def _cached(out: Path, shown: str, key: str) -> Extract | None:
+def _cached(out: Path, shown: str, key: str, extraction: str) -> Extract | None:
     """The cached extract of one file, when the cache has a readable one."""
-    path = out / CACHE_DIR / cache_name(shown, key)
+    path = out / CACHE_DIR / cache_name(shown, key, extraction)
     try:
         _, extract = loads_extract(path.read_bytes())
     except (OSError, ValueError, KeyError, TypeError, EOFError):
@@ -386,43 +441,100 @@ def _cached(out: Path, shown: str, key: str) -> Extract | None:
 
 
 def write_outputs(result: Build, out: Path) -> list[Path]:
-    """Write the outputs of a build into ``out``: each of ``BUILD_OUTPUTS`` and the persisted ``store/``."""
-    from kg.exporters import BUILD_OUTPUTS
+    """Write the outputs of a build into ``out``: each of ``BUILD_OUTPUTS``, the persisted ``store/``,
+    the cache and the manifest, so that a failure or a kill at any point leaves a usable folder.
+
+    Everything is first written beside its final name (synced temporary files, cache entries,
+    the staging store, stamped with the build's generation: the SHA-256 of the new graph.ttl);
+    nothing the previous build wrote has changed yet, so a full disk or a read-only folder
+    leaves it whole.  Then come the renames, each atomic: the store is swapped in, then
+    graph.ttl, the pages and last the manifest (which records the generation too) are renamed
+    over theirs.  Last, the old store and stale cache entries are removed.  A build killed in
+    between leaves every file complete, from one build or the other; which ones are new shows
+    in the generations (:func:`kg.store.generation`, ``Manifest.generation``), and the next
+    build removes the leftovers (:func:`kg.store.clean`) and writes everything again.
+    """
+    from kg.exporters import BUILD_OUTPUTS, Staged, commit, discard, stage, sync_folder
 
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise KgError(f"cannot create output folder {out}: {e.strerror or e}", code="write-failed") from e
-    written = []
-    for name, write in BUILD_OUTPUTS.items():
+        raise KgError(f"cannot create output folder {out}: {os_message(e)}", code="write-failed") from e
+    # a build's own staging store is moved in place; any other store is copied
+    at = result.store_path
+    built_at = at if at is not None and at.parent == out and at.name != STORE_DIR else None
+    stores.clean(out)
+    staged: list[Staged] = []
+    old: Path | None = None
+    swapped = False
+    try:
+        for name, serialize in BUILD_OUTPUTS.items():
+            started = time.perf_counter()
+            staged.append(stage(out / name, functools.partial(serialize, result)))
+            result.timings[name] = time.perf_counter() - started
+        generation = next(item.sha256 for item in staged if item.target.name == "graph.ttl")
         started = time.perf_counter()
-        written.append(write(result, out / name))
-        result.timings[name] = time.perf_counter() - started
-    started = time.perf_counter()
-    built_at = (
-        result.store_path if result.store_path is not None and result.store_path.parent == out else None
-    )
-    written.append(stores.persist(result.store, out, built_at))
+        write_cache(result, out)
+        result.manifest.generation = generation
+        staged.append(stage(out / MANIFEST, lambda f: f.write(result.manifest.dumps())))
+        result.timings["cache"] = time.perf_counter() - started
+        started = time.perf_counter()
+        fresh = stores.prepare(result.store, out, built_at, generation)
+        if built_at is not None:
+            result.store = stores.memory()  # the last handle on the staging store: closed before it moves
+        old = stores.swap(fresh, out)
+        swapped = True
+        for item in staged:
+            commit(item)
+        sync_folder(out)
+    except BaseException as e:
+        for item in staged:
+            discard(item)
+        if not swapped and built_at is not None:
+            # a failed build's store is deleted: hold none of its files open (the frames' locals would)
+            traceback.clear_frames(e.__traceback__)
+            result.store = stores.memory()
+            shutil.rmtree(built_at, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        raise
+    if built_at is not None or at == out / STORE_DIR:  # the store the build holds was moved or replaced
+        result.store = stores.open_store(out)
+        result.store_path = out / STORE_DIR
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    prune_cache(result, out)
     result.timings["store"] = time.perf_counter() - started
-    started = time.perf_counter()
-    write_cache(result, out)
-    result.timings["cache"] = time.perf_counter() - started
-    return written
+    return [out / name for name in BUILD_OUTPUTS] + [out / STORE_DIR]
 
 
 def write_cache(result: Build, out: Path) -> None:
-    """Write the cache entries of freshly read files, drop stale ones, then the manifest (last)."""
-    from kg.exporters import write_bytes
+    """Write the cache entries of freshly read files (before the new manifest names them).
+
+    Entries are named by file path, content and extraction key, so an entry the previous
+    manifest names is never changed, only written again with the same content.
+    """
+    from kg.exporters import sweep, write_bytes
 
     folder = out / CACHE_DIR
-    keep = {cache_name(shown, entry.digest) for shown, entry in result.manifest.files.items()}
+    sweep(folder)
+    extraction = result.manifest.extraction
     for shown, (source, extract) in result.fresh.items():
         entry = result.manifest.files.get(shown)
         if entry is None:
             continue
-        write_bytes(folder / cache_name(shown, entry.digest), dumps_extract(extract, source))
-    if folder.is_dir():
-        for stale in folder.iterdir():
-            if stale.name not in keep:
-                stale.unlink(missing_ok=True)
-    write_bytes(out / MANIFEST, result.manifest.dumps())
+        write_bytes(folder / cache_name(shown, entry.digest, extraction), dumps_extract(extract, source))
+
+
+def prune_cache(result: Build, out: Path) -> None:
+    """Remove the cache entries the manifest no longer names (after it was written; best effort)."""
+    folder = out / CACHE_DIR
+    extraction = result.manifest.extraction
+    keep = {cache_name(shown, entry.digest, extraction) for shown, entry in result.manifest.files.items()}
+    try:
+        stale = [e for e in folder.iterdir() if e.name not in keep and not e.name.startswith(".")]
+    except OSError:
+        return
+    for entry in stale:
+        with contextlib.suppress(OSError):  # a stale entry only takes space: the next build tries again
+            entry.unlink(missing_ok=True)

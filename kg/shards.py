@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.errors import KgError
+from kg.errors import KgError, os_message
 
 SHARD_SIZE = 1_000_000
 """Lines per shard by default (about 25 to 40 MB compressed for a scholarly graph)."""
@@ -99,12 +99,14 @@ def write_shards(
     """
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, not {shard_size}")
+    from kg.exporters import TEMP_SUFFIX, make_parent, remove, replace_folder, sweep, sync_folder, temp_prefix
+
     folder = Path(folder)
     parent = folder.parent
-    staging = parent / f".{folder.name}.new-{os.getpid()}"
-    old = parent / f".{folder.name}.old-{os.getpid()}"
+    staging = parent / f"{temp_prefix(folder.name)}new{TEMP_SUFFIX}"
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        make_parent(folder)
+        sweep(parent, folder.name)  # what a killed build left
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
         entries = _write_parts(sorted_lines(quad_lines(store), run_size), staging, shard_size)
@@ -117,19 +119,16 @@ def write_shards(
         }
         data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
         _write_file(staging / MANIFEST, data)
-        _fsync_dir(staging)
-        if folder.exists():
-            folder.rename(old)
-        staging.rename(folder)
+        sync_folder(staging)
+        old = replace_folder(staging, folder)  # the previous shards are left as they were on failure
     except OSError as e:
         shutil.rmtree(staging, ignore_errors=True)
-        if old.exists() and not folder.exists():
-            old.rename(folder)  # put the previous shards back
-        raise KgError(f"cannot write shards to {folder}: {e.strerror or e}", code="write-failed") from e
+        raise KgError(f"cannot write shards to {folder}: {os_message(e)}", code="write-failed") from e
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    if old is not None:
+        remove(old)
     return [folder / str(e["name"]) for e in entries] + [folder / MANIFEST]
 
 
@@ -165,19 +164,6 @@ def _write_file(path: Path, data: bytes) -> None:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return  # some platforms cannot open folders; the files themselves are synced
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _sha256(path: Path) -> str:

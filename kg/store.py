@@ -1,13 +1,17 @@
 """Where the graph lives: an embedded Oxigraph store, in memory or on disk under ``DIR/store/``.
 
 Triples are streamed into the store through its bulk loader in batches; the
-on-disk store of a build is written beside the old one and swapped in only
-when complete, so a failed build leaves the previous store usable.
+on-disk store of a build is assembled beside the old one (:func:`staging`),
+stamped with the build's generation (:data:`GENERATION`) and swapped in only
+when complete, in one atomic step where the system allows it
+(:func:`kg.exporters.replace_folder`), so a failed or killed build leaves the
+previous store usable.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -15,10 +19,13 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.errors import KgError
+from kg.errors import KgError, os_message
 
 STORE_DIR = "store"
 BATCH = 100_000
+GENERATION = "kg-generation"
+"""A file in the store folder naming the build that wrote it: the SHA-256 of that build's graph.ttl
+(Oxigraph ignores files that are not its own)."""
 
 
 def memory() -> ox.Store:
@@ -34,12 +41,42 @@ def on_disk(path: Path) -> ox.Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         return ox.Store(str(path))
     except OSError as e:
-        raise KgError(f"cannot create a store at {path}: {e}", code="write-failed") from e
+        shutil.rmtree(path, ignore_errors=True)
+        raise KgError(f"cannot write the store {shown(path)}: {os_message(e)}", code="write-failed") from e
+
+
+def shown(path: Path) -> Path:
+    """A store as messages name it: a staging store (see :func:`staging`) by the store it becomes."""
+    return path.parent / STORE_DIR if path.name.startswith(f".{STORE_DIR}.") else path
 
 
 def staging(out: Path) -> Path:
-    """Where a build of ``out`` assembles its on-disk store before it is swapped in."""
-    return out / f".{STORE_DIR}.new-{os.getpid()}"
+    """Where a build of ``out`` assembles its on-disk store before it is swapped in (a new name each
+    time: a store a failed build of this process still holds open is never in the way)."""
+    from kg.exporters import TEMP_SUFFIX, temp_prefix
+
+    return out / f"{temp_prefix(STORE_DIR)}new{secrets.token_hex(4)}{TEMP_SUFFIX}"
+
+
+def clean(out: Path) -> None:
+    """Tidy a build folder after a killed build: remove its temporary files and staging stores
+    (those of processes still running are kept), and put back a store it had moved aside."""
+    from kg.exporters import process_alive, sweep
+
+    target = out / STORE_DIR
+    # the names earlier versions of kg gave their staging and set-aside stores
+    for legacy in sorted(out.glob(f".{STORE_DIR}.old-*")) + sorted(out.glob(f".{STORE_DIR}.new-*")):
+        pid = legacy.name.rpartition("-")[2]
+        if not pid.isdigit() or process_alive(int(pid)):
+            continue
+        if legacy.name.startswith(f".{STORE_DIR}.old-") and not target.exists() and legacy.is_dir():
+            try:
+                legacy.rename(target)
+                continue
+            except OSError:
+                pass
+        shutil.rmtree(legacy, ignore_errors=True)
+    sweep(out)
 
 
 def load(store: ox.Store, quads: Iterable[ox.Quad]) -> int:
@@ -65,18 +102,13 @@ def _order(t: ox.Quad) -> tuple[str, str, int, str]:
     return (str(t.subject), str(t.predicate), kind, str(o))
 
 
-def persist(store: ox.Store, out: Path, built_at: Path | None = None) -> Path:
-    """Put a built store at ``out/store`` atomically (assembled beside, then swapped in); returns the path.
+def prepare(store: ox.Store, out: Path, built_at: Path | None, generation: str) -> Path:
+    """The complete store folder of a build, ready to swap in: flushed (an in-memory store is
+    copied to :func:`staging` first) and stamped with ``generation``; returns its path.
 
-    ``built_at`` is where the store already lies on disk (see :func:`staging`); an in-memory
-    store is copied to disk first.
+    The caller must drop every handle on a store built at ``built_at`` before it is moved.
     """
-    target = out / STORE_DIR
     fresh = built_at if built_at is not None else staging(out)
-    old = out / f".{STORE_DIR}.old-{os.getpid()}"
-    for leftover in out.glob(f".{STORE_DIR}.*"):
-        if leftover != fresh:
-            shutil.rmtree(leftover, ignore_errors=True)
     try:
         if built_at is None:
             disk = on_disk(fresh)
@@ -85,14 +117,62 @@ def persist(store: ox.Store, out: Path, built_at: Path | None = None) -> Path:
             del disk
         else:
             store.flush()
-        if target.exists():
-            target.rename(old)
-        fresh.rename(target)
+        with open(fresh / GENERATION, "w", encoding="ascii") as f:
+            f.write(generation + "\n")
+            f.flush()
+            os.fsync(f.fileno())
     except OSError as e:
         shutil.rmtree(fresh, ignore_errors=True)
-        raise KgError(f"cannot write the store under {out}: {e.strerror or e}", code="write-failed") from e
-    shutil.rmtree(old, ignore_errors=True)
-    return target
+        raise KgError(
+            f"cannot write the store {out / STORE_DIR}: {os_message(e)}", code="write-failed"
+        ) from e
+    return fresh
+
+
+def swap(fresh: Path, out: Path) -> Path | None:
+    """Put the store folder ``fresh`` at ``out/store`` in one step; returns where the old one now lies."""
+    from kg.exporters import replace_folder
+
+    try:
+        return replace_folder(fresh, out / STORE_DIR)
+    except OSError as e:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise KgError(
+            f"cannot write the store {out / STORE_DIR}: {os_message(e)}", code="write-failed"
+        ) from e
+
+
+def persist(store: ox.Store, out: Path, built_at: Path | None = None, generation: str = "") -> Path:
+    """Put a built store at ``out/store`` atomically (assembled beside, then swapped in); returns the path.
+
+    ``built_at`` is where the store already lies on disk (see :func:`staging`; the caller must
+    hold no other handle on it); an in-memory store is copied to disk first.
+    """
+    clean(out)
+    old = swap(prepare(store, out, built_at, generation), out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return out / STORE_DIR
+
+
+def generation(out: Path) -> str | None:
+    """The generation of the store of build folder ``out`` (the SHA-256 of the graph.ttl it was built
+    with), or None for a store without a stamp."""
+    try:
+        return (located(out) / GENERATION).read_text(encoding="ascii").strip() or None
+    except (OSError, ValueError):
+        return None
+
+
+def located(out: Path) -> Path:
+    """The store folder of build folder ``out``: ``out/store``, or, when a killed build left it renamed
+    aside (only where folders cannot be exchanged atomically, see :func:`kg.exporters.replace_folder`),
+    that folder until the next build puts it back."""
+    path = out / STORE_DIR
+    if not path.is_dir():
+        aside = sorted(out.glob(f".{STORE_DIR}.*-old.tmp")) + sorted(out.glob(f".{STORE_DIR}.old-*"))
+        return next((p for p in aside if p.is_dir()), path)
+    return path
 
 
 def iter_quads(store: ox.Store) -> Iterator[ox.Quad]:
@@ -100,11 +180,11 @@ def iter_quads(store: ox.Store) -> Iterator[ox.Quad]:
 
 
 def open_store(out: Path, read_only: bool = True) -> ox.Store:
-    """The persisted store of a build folder."""
-    path = out / STORE_DIR
+    """The persisted store of a build folder (see :func:`located`)."""
+    path = located(out) if read_only else out / STORE_DIR
     if not path.is_dir():
         raise KgError(f"no built graph in {out} (run 'kg build --out {out}' first)", code="no-store")
     try:
         return ox.Store.read_only(str(path)) if read_only else ox.Store(str(path))
     except OSError as e:
-        raise KgError(f"cannot open the store {path}: {e}", code="bad-store") from e
+        raise KgError(f"cannot open the store {path}: {os_message(e)}", code="bad-store") from e

@@ -13,16 +13,24 @@ is a built graph, in memory or persisted) plus one line here.
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import hashlib
 import os
+import re
+import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from kg import viz
-from kg.errors import KgError
+from kg.errors import KgError, os_message
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
 from kg.exporters.source import ExportOptions, Source
 
@@ -45,12 +53,25 @@ VIEW_EXPORTERS = frozenset({graphml.NAME, gexf.NAME, csvfolder.NAME, vosviewer.N
 
 EXPORT_DIR = "export"
 
-BUILD_OUTPUTS: dict[str, Callable[[Build, Path], Path]] = {
-    "graph.ttl": turtle.write,
-    "coauthors.html": viz.write_coauthors,
-    "topics.html": viz.write_topics,
+
+def _page(name: str) -> Callable[[Build, BinaryIO], None]:
+    """The serializer of ``kg build``'s page of one view (default options), as ``kg viz`` draws it."""
+
+    def serialize(build: Build, out: BinaryIO) -> None:
+        from kg.project import view
+
+        out.write(viz.render(view(build.store, name), title=f"kg · {name}").encode("utf-8"))
+
+    return serialize
+
+
+BUILD_OUTPUTS: dict[str, Callable[[Build, BinaryIO], None]] = {
+    "graph.ttl": turtle.serialize_build,
+    "coauthors.html": _page("coauthors"),
+    "topics.html": _page("topics"),
 }
-"""What ``kg build`` writes into its output folder besides the store: file name -> writer."""
+"""What ``kg build`` writes into its output folder besides the store: file name -> serializer
+(the SHA-256 of ``graph.ttl`` is the build's generation, see ``kg.pipeline.write_outputs``)."""
 
 
 def exporter(name: str) -> ModuleType:
@@ -76,6 +97,7 @@ def default_target(out: Path, name: str, view: str) -> Path:
 def export(name: str, source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Export ``source`` in the format ``name`` to ``target`` (atomically); returns ``target``."""
     module = exporter(name)
+    sweep(target.parent, target.name)  # what an export killed before left here
     if name == turtle.NAME:  # turtle.py writes from a Build; its serializer takes the store and base
         return write_atomically(
             target, lambda f: turtle.serialize(source.store, f, source.base, source.on_disk)
@@ -87,8 +109,8 @@ def export(name: str, source: Source, target: Path, options: ExportOptions | Non
 @contextmanager
 def atomic(target: Path) -> Iterator[BinaryIO]:
     """A binary file that appears at ``target`` complete or not at all (temp file + ``os.replace``)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    make_parent(target)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target.name), suffix=TEMP_SUFFIX, dir=target.parent)
     try:
         os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
@@ -118,5 +140,210 @@ def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> Path:
         with atomic(target) as f:
             write(f)
     except OSError as e:
-        raise KgError(f"cannot write {target}: {e.strerror or e}", code="write-failed") from e
+        raise KgError(f"cannot write {target}: {os_message(e)}", code="write-failed") from e
     return target
+
+
+# --- several files put in place together (kg build's outputs) and leftovers of killed writers ----------
+
+TEMP_SUFFIX = ".tmp"
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)-(?P<tag>[a-z0-9_]*)\.tmp")
+"""A temporary file or folder of kg's: ``.NAME.PID-RANDOM.tmp`` beside ``NAME``, made by process ``PID``."""
+
+
+def temp_prefix(name: str) -> str:
+    """How the temporary files of ``name`` written by this process start (hidden, and naming the writer).
+
+    A process killed while writing leaves such files behind; :func:`sweep` removes them later.
+    """
+    return f".{name}.{os.getpid()}-"
+
+
+def make_parent(target: Path) -> None:
+    """Create the folders ``target`` goes in; a file in the way is "Not a directory", not "File exists"."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as e:
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), e.filename) from e
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A complete, synced temporary file waiting to be renamed over ``target`` (see :func:`stage`)."""
+
+    temp: Path
+    target: Path
+    sha256: str
+    """SHA-256 of the content (for graph.ttl: the build's generation)."""
+
+
+class _Hashing:
+    """A writer that hashes what passes through it."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self._out.write(data)
+
+    def flush(self) -> None:
+        self._out.flush()
+
+
+def stage(target: Path, write: Callable[[BinaryIO], object]) -> Staged:
+    """Write what ``write(f)`` writes to a temporary file beside ``target``, synced, but not in place yet.
+
+    :func:`commit` renames it over ``target``, :func:`discard` removes it.  An OSError becomes a
+    KgError naming ``target``, and no temporary file is left.
+    """
+    tmp: str | None = None
+    try:
+        make_parent(target)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target.name), suffix=TEMP_SUFFIX, dir=target.parent)
+        os.chmod(tmp, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as f:
+            hashing = _Hashing(f)
+            write(cast(BinaryIO, hashing))
+            f.flush()
+            os.fsync(f.fileno())
+        return Staged(Path(tmp), target, hashing.digest.hexdigest())
+    except BaseException as e:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise KgError(f"cannot write {target}: {os_message(e)}", code="write-failed") from e
+        raise
+
+
+def commit(staged: Staged) -> Path:
+    """Rename a staged file over its target (one atomic step); returns the target."""
+    try:
+        os.replace(staged.temp, staged.target)
+    except OSError as e:
+        discard(staged)
+        raise KgError(f"cannot write {staged.target}: {os_message(e)}", code="write-failed") from e
+    return staged.target
+
+
+def discard(staged: Staged) -> None:
+    """Remove a staged file that will not be committed."""
+    with suppress(OSError):  # else its writer's pid is in its name: the next sweep removes it
+        staged.temp.unlink(missing_ok=True)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make the renames in ``folder`` durable (where folders can be synced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap the folders ``a`` and ``b`` in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``).
+
+    Returns False, having changed nothing, where the system or file system cannot.
+    """
+    rename = _renameat2()
+    if rename is None:
+        return False
+    if rename(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+@lru_cache(maxsize=1)
+def _renameat2() -> Any:
+    if sys.platform != "linux":
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None  # a C library without it (glibc before 2.28)
+    function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    function.restype = ctypes.c_int
+    return function
+
+
+def replace_folder(fresh: Path, target: Path) -> Path | None:
+    """Put the complete folder ``fresh`` at ``target``; returns where the folder it replaced now lies.
+
+    Where folders can be exchanged atomically (Linux), a reader sees the old folder or the new
+    one, never neither; elsewhere the old one is first renamed aside to ``.NAME.PID-old.tmp``,
+    and :func:`sweep` puts it back if the process dies before the new one is in place.
+    The caller removes the returned folder once it no longer needs it.
+    """
+    if not target.exists() and not target.is_symlink():
+        fresh.rename(target)
+        return None
+    if exchange(fresh, target):
+        return fresh
+    old = target.with_name(f"{temp_prefix(target.name)}old{TEMP_SUFFIX}")
+    target.rename(old)
+    try:
+        fresh.rename(target)
+    except OSError:
+        old.rename(target)
+        raise
+    return old
+
+
+def remove(path: Path) -> None:
+    """Remove a file or folder, ignoring errors (what cannot be removed now is swept later)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with suppress(OSError):
+            path.unlink(missing_ok=True)
+
+
+def sweep(folder: Path, name: str | None = None) -> None:
+    """Remove what killed kg processes left in ``folder`` (for ``name`` only, when given).
+
+    Only ``.NAME.PID-*.tmp`` entries of processes that are no longer running are touched; a
+    folder renamed aside (``.NAME.PID-old.tmp``) whose ``NAME`` is missing is put back instead.
+    """
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        match = _LEFTOVER.fullmatch(entry.name)
+        if match is None or (name is not None and match["name"] != name) or process_alive(int(match["pid"])):
+            continue
+        original = folder / match["name"]
+        if match["tag"] == "old" and not original.exists() and not original.is_symlink():
+            try:
+                entry.rename(original)
+                continue
+            except OSError:
+                pass
+        remove(entry)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (this process counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True  # someone else's
+    return True

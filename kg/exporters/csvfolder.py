@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from kg.errors import KgError
+from kg.errors import KgError, os_message
 from kg.exporters.graphml import scalar, sorted_edges
 from kg.exporters.source import ExportOptions, Source
 from kg.vocab import DCTERMS, FABIO, FOAF, KG, PROV, SCHEMA, SKOS
@@ -198,7 +198,7 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[str]], bom: bool = Fal
 
 def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the folder ``target`` (e.g. ``outputs/export/csv/``) with its three files, atomically."""
-    from kg.exporters import atomic
+    from kg.exporters import TEMP_SUFFIX, atomic, make_parent, remove, replace_folder, temp_prefix
 
     options = options or ExportOptions()
     files = {
@@ -210,34 +210,20 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
         raise KgError(f"cannot write {target}: it is a file, not a folder", code="write-failed")
     fresh: Path | None = None
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+        make_parent(target)
+        fresh = Path(tempfile.mkdtemp(prefix=temp_prefix(target.name), suffix=TEMP_SUFFIX, dir=target.parent))
         for name, data in files.items():
             with atomic(fresh / name) as f:
                 f.write(data)
         fresh.chmod(0o777 & ~_umask())
-        swap(fresh, target)
+        old = replace_folder(fresh, target)
     except OSError as e:
         if fresh is not None:
             shutil.rmtree(fresh, ignore_errors=True)
-        raise KgError(f"cannot write {target}: {e.strerror or e}", code="write-failed") from e
+        raise KgError(f"cannot write {target}: {os_message(e)}", code="write-failed") from e
+    if old is not None:
+        remove(old)
     return target
-
-
-def swap(fresh: Path, target: Path) -> None:
-    """Put the complete folder ``fresh`` at ``target``, replacing what was there."""
-    if not target.exists():
-        fresh.rename(target)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
-    old.rmdir()
-    target.rename(old)
-    try:
-        fresh.rename(target)
-    except OSError:
-        old.rename(target)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def _umask() -> int:

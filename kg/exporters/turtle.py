@@ -75,6 +75,11 @@ class _SkipPrefixes:
         self._out.flush()
 
 
+def serialize_build(build: Build, out: BinaryIO) -> None:
+    """Write the graph of a build to ``out`` (``kg build``'s ``graph.ttl``)."""
+    serialize(build.store, out, build.base, build.store_path is not None)
+
+
 def write(build: Build, target: Path) -> Path:
     """Write ``target`` (e.g. ``outputs/graph.ttl``) atomically."""
     from kg.exporters import write_atomically
