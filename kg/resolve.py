@@ -126,14 +126,23 @@ class Resolution:
     records: int = 0
 
     def coauthor_pairs(self) -> Counter[tuple[str, str]]:
-        """Joint papers per unordered pair of person keys (``a < b``)."""
+        """Joint papers per unordered pair of person keys (``a < b``); papers with more than
+        :data:`MAX_COAUTHORS` authors add none."""
         pairs: Counter[tuple[str, str]] = Counter()
         for paper in self.papers:
             people = sorted({a.person for a in paper.authors})
+            if len(people) > MAX_COAUTHORS:
+                continue
             for i, a in enumerate(people):
                 for b in people[i + 1 :]:
                     pairs[(a, b)] += 1
         return pairs
+
+
+MAX_COAUTHORS = 100
+"""Papers with more authors add no ``kg:coauthor`` links, only authorships: a 3,000-author physics
+paper would add 4.5 million pairs and say little about who works with whom (bibliometric tools cut
+such hyperauthorship papers from coauthor networks for the same reason)."""
 
 
 @dataclass(slots=True)
@@ -165,6 +174,13 @@ class Resolver:
                 self.log.warn(members[0].record.at, "paper-key-collision", f"paper key {paper.key} reused")
                 continue
             papers[paper.key] = paper
+            if len({a.person for a in paper.authors}) > MAX_COAUTHORS:
+                self.log.warn(
+                    members[0].record.at,
+                    "many-authors",
+                    f"{len(paper.authors)} authors, more than {MAX_COAUTHORS}: their authorships are kept "
+                    "but they are not linked as coauthors",
+                )
         resolution.papers = [papers[k] for k in sorted(papers)]
         for key, counter in names.items():
             # the most frequent spelling names the person; ties go to the first in sort order

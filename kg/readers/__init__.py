@@ -54,7 +54,9 @@ def digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_file(path: Path, log: IssueLog, shown: str | None = None, sha256: str | None = None) -> Iterator[Record]:
+def read_file(
+    path: Path, log: IssueLog, shown: str | None = None, sha256: str | None = None
+) -> Iterator[Record]:
     """Records of one file, in file order; problems go to ``log``.
 
     ``shown`` is the path as messages and provenance name it (default: ``str(path)``);

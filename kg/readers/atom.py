@@ -49,9 +49,14 @@ MAX_ELEMENT_TEXT = 1_000_000
 RESUME_WINDOW = 2_000
 """Lines kept to look back in for the next record after a syntax error."""
 
+MAX_PROLOG = 1 << 20
+"""Characters of prolog (declaration, comments, doctype) read at most before the first element is
+looked for; past it, expat reads (and reports) whatever the prolog holds."""
+
 _ROOT = "kg-root"
 _XML_DECL = re.compile(r"<\?xml\s.*?\?>", re.S)
-_PROLOG_ITEM = re.compile(r"\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.S)
+# the internal subset runs to the first "]": a lazy ".*?" there backtracks exponentially on "[][][]..."
+_PROLOG_ITEM = re.compile(r"\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[[^\]]*\])*>", re.S)
 _XML_UNSAFE = dict.fromkeys([*(c for c in range(32) if c not in (9, 10, 13)), 0xFFFE, 0xFFFF], None)
 _ARXIV_ABS = re.compile(r"arxiv\.org/abs/(\S+?)/?\s*$", re.I)
 ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Za-z-]+)?/\d{7})(?:v\d+)?$")
@@ -183,11 +188,16 @@ def xml_records(text: TextFile, tag: str, log: IssueLog) -> Iterator[XmlElement]
     lines = _Lines(text)
     prolog: list[str] = []
     start: int | None = None
+    size = scanned = 0
     for _number, line in lines:
         prolog.append(line)
-        start = _element_start("".join(prolog), final=False)
-        if start is not None:
-            break
+        size += len(line)
+        # look again only once the prolog has doubled: a long prolog of short lines stays linear
+        if size >= 2 * scanned or size > MAX_PROLOG:
+            scanned = size
+            start = _element_start("".join(prolog), final=size > MAX_PROLOG)
+            if start is not None:
+                break
     buffer = "".join(prolog)
     if not buffer.strip():
         return

@@ -45,6 +45,7 @@ logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 logging.getLogger("bibtexparser").propagate = False
 
 _START = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
+_STRAY_FIELD = re.compile(r"^\s*[A-Za-z][\w-]*\s*=\s*[{\"0-9]")
 _KEY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()=]*)")
 _ARXIV_IN_TEXT = re.compile(
     r"(?:arxiv(?:\s+preprint)?\s*:?\s*|arxiv\.org/(?:abs|pdf)/|^abs/)"
@@ -115,13 +116,22 @@ def _report_failed(block: ParsingFailedBlock, name: str, line: int, log: IssueLo
 
 
 def _report_stray(comment: str, name: str, line: int, log: IssueLog) -> None:
-    """Text between entries is a comment to BibTeX; one that starts like an entry was meant as one."""
+    """Text between entries is a comment to BibTeX; one that starts like an entry or a field was meant as one.
+
+    A field outside any entry is what an extra closing brace leaves: the entry ended early.
+    """
     for offset, text in enumerate(comment.splitlines()):
         if text.lstrip().startswith("@"):
             log.warn(
                 Location(name, line + offset),
                 "bad-bibtex-entry",
                 f"{text.strip()[:40]!r} is not an entry (expected @type{{key, ...}}); skipped",
+            )
+        elif _STRAY_FIELD.match(text):
+            log.warn(
+                Location(name, line + offset),
+                "bad-bibtex-entry",
+                f"field {text.strip()[:40]!r} is outside any entry (an extra closing brace before it?); skipped",
             )
 
 

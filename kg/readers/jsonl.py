@@ -59,8 +59,7 @@ def sniff(head: str) -> bool:
         except (ValueError, RecursionError):
             # a first line longer than the sniff window is cut: look at its keys as text
             return line.startswith('{"id"') or (
-                re.search(r'"id"\s*:', line) is not None
-                and any(f'"{key}"' in line for key in _FIELDS)
+                re.search(r'"id"\s*:', line) is not None and any(f'"{key}"' in line for key in _FIELDS)
             )
         return isinstance(value, dict) and "id" in value and any(key in value for key in _FIELDS)
     return False
@@ -82,7 +81,7 @@ def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:
             log.warn(at, "bad-json", f"line is not usable JSON: {type(e).__name__} (expected one object)")
             continue
         if not isinstance(value, dict):
-            log.warn(at, "bad-record", f"line is a JSON {type(value).__name__} (expected an object)")
+            log.warn(at, "bad-record", f"line is a JSON {_kind(value)} (expected an object)")
             continue
         record = _record(value, at, source, log)
         if record is not None:
@@ -105,9 +104,13 @@ def _text(obj: dict[str, Any], key: str, at: Location, log: IssueLog) -> Span | 
 
 
 def _kind(value: object) -> str:
-    return {dict: "object", list: "list", bool: "boolean", int: "number", float: "number"}.get(
-        type(value), type(value).__name__
-    )
+    """The JSON name of a value's type, as messages say it.
+
+    >>> _kind([]), _kind(None), _kind("x")
+    ('list', 'null', 'string')
+    """
+    names = {dict: "object", list: "list", bool: "boolean", int: "number", float: "number", str: "string"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 def _date(value: object) -> str | None:

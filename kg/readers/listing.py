@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from kg.errors import IssueLog
-from kg.readers.pages import MAX_ABSTRACT, bounded, split_authors, text_lines
+from kg.readers.pages import MAX_ABSTRACT, MAX_NAME, bounded, split_authors, text_lines
 from kg.readers.text import TextFile
 from kg.records import Location, Record, SourceFile, Span
 
@@ -20,6 +20,11 @@ NAME = "listing"
 HEADER = "论文检索"
 _AREA = re.compile(r"^[^\s·][^·]{0,78} · [^·]{1,80}$")
 _LONG = 300  # an author line is short; a line this long with sentences is an abstract
+_MANY_NAMES = 10  # a longer line of at least this many short comma-separated pieces is a list of names
+_NAME_WORDS = 6
+_PARTICLES = frozenset(
+    {"van", "von", "de", "da", "del", "der", "di", "du", "la", "le", "bin", "al", "dos", "ten", "zu"}
+)
 
 
 def is_area(line: str) -> bool:
@@ -38,9 +43,7 @@ def sniff(head: str) -> bool:
     lines = [ln.strip() for ln in head.lstrip("\ufeff").splitlines() if ln.strip()]
     if lines and lines[0] == HEADER:
         return True
-    pairs = sum(
-        1 for a, b in itertools.pairwise(lines) if is_area(a) and "," in b and len(b) < _LONG
-    )
+    pairs = sum(1 for a, b in itertools.pairwise(lines) if is_area(a) and "," in b and len(b) < _LONG)
     return pairs >= 2
 
 
@@ -69,10 +72,26 @@ def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:
 
 
 def _looks_like_authors(span: Span) -> bool:
-    return (
-        (len(span.text) < _LONG
-        and not span.text.endswith("."))
-        or ("," in span.text and ". " not in span.text and len(span.text) < 2 * _LONG)
+    """An author line: short, or a list of names however long (a large collaboration).
+
+    >>> from kg.records import Location
+    >>> _looks_like_authors(Span(", ".join(f"A. B. Name{i}" for i in range(60)), Location("a", 1)))
+    True
+    >>> _looks_like_authors(Span("We study X, Y and Z. " * 20, Location("a", 1)))
+    False
+    """
+    text = span.text
+    if (len(text) < _LONG and not text.endswith(".")) or (
+        "," in text and ". " not in text and len(text) < 2 * _LONG
+    ):
+        return True
+    # a list of names, however long: many comma-separated pieces of a few capitalised words each
+    pieces = [p.split() for p in text.split(",")]
+    return len(pieces) >= _MANY_NAMES and all(
+        0 < len(words) <= _NAME_WORDS
+        and sum(map(len, words)) <= MAX_NAME
+        and not any(w[0].islower() and w.lower() not in _PARTICLES for w in words)
+        for words in pieces
     )
 
 

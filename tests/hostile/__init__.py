@@ -1,0 +1,1 @@
+"""The hostile corpus: bad input kg must survive (see make.py)."""
