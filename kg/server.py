@@ -14,33 +14,46 @@ Routes:
 Why worker processes: pyoxigraph cannot cancel a running query.  Queries run in a small pool of
 processes that each hold the store open read-only; a query still running at the time limit has
 its process killed and replaced, and the client gets 503.  The pool size bounds concurrent queries,
-so a slow query never stalls the server itself; a request that waits longer than the time limit for
-a free worker gets 503 too.  Results are cut at a row cap (header ``X-Kg-Truncated: true``).
+so a slow query never stalls the server itself.  Requests wait for a free worker in a bounded queue
+(``max_queue`` waiting, each at most ``queue_timeout`` seconds; beyond either, 503 with
+``Retry-After``), so a burst is served in turn and an overload is refused quickly rather than piled
+up.  Results are cut at a row cap (header ``X-Kg-Truncated: true``).
+
+Hostile clients: each request must arrive (headers and body) within ``read_timeout`` seconds (a slow
+body gets 408, slow headers or an idle new connection are closed), bodies over ``max_body`` get 413,
+request lines and headers are capped at 64 KiB, at most ``max_connections`` connections are served at
+once, and parameters must be valid UTF-8.  The worker processes cannot open network sockets (a
+seccomp filter, on Linux), as a second line behind the refusal of ``SERVICE`` in ``kg.sparql``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import html
 import logging
 import multiprocessing
+import platform
+import struct
+import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs
 
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kg.errors import KgError
 from kg.store import STORE_DIR
@@ -54,14 +67,28 @@ class ServerOptions:
 
     out: Path = Path("outputs")
     timeout: float = 10.0
-    """Seconds a query may run (and wait for a free worker)."""
+    """Seconds a query may run once a worker has it."""
     max_rows: int = 10_000
     """Rows (or triples) returned at most; more are cut and ``X-Kg-Truncated: true`` is sent."""
     workers: int = 2
     """Queries run at once (one process each)."""
+    queue_timeout: float = 30.0
+    """Seconds a request may wait for a free worker; longer gets 503."""
+    max_queue: int = 200
+    """Requests waiting for a free worker at most; more get 503 at once."""
     max_body: int = 1_000_000
     """Largest request body accepted, in bytes."""
+    read_timeout: float = 10.0
+    """Seconds a client has to send a whole request (headers and body)."""
+    max_connections: int = 500
+    """Connections served at once; requests on more get 503 (uvicorn's ``limit_concurrency``)."""
     cors_origins: tuple[str, ...] = ("*",)
+
+
+MAX_HEAD = 65_536
+"""Largest request line plus headers, in bytes (h11's cap on an incomplete event): a longer GET gets 400."""
+MAX_FIELDS = 100
+"""Most parameters (query-string or form fields) a request may carry."""
 
 
 # --- worker processes ----------------------------------------------------------------------------------
@@ -78,14 +105,62 @@ class Answer:
     truncated: bool = False
 
 
+_SECCOMP_ARCH = {  # machine: (AUDIT_ARCH_*, the socket syscall's number)
+    "x86_64": (0xC000003E, 41),
+    "aarch64": (0xC00000B7, 198),
+}
+
+
+def forbid_network() -> bool:
+    """Make this process unable to open IPv4 or IPv6 sockets (seccomp); False where that is unavailable.
+
+    Oxigraph evaluates ``SERVICE`` with its own HTTP client: the query workers refuse it up front
+    (``kg.sparql.check_read_only``), and this filter makes sure a query that slipped past cannot
+    reach the network from a worker anyway.  Unix sockets and pipes (the pool's) still work.
+    """
+    arch = _SECCOMP_ARCH.get(platform.machine())
+    if not sys.platform.startswith("linux") or arch is None:
+        return False
+    audit_arch, nr_socket = arch
+    ld, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_RET|BPF_K
+    allow, deny = 0x7FFF0000, 0x00050000 | 13  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EACCES
+    program = [  # (code, jump if true, jump if false, k); seccomp_data: nr at 0, arch at 4, args at 16
+        (ld, 0, 0, 4),
+        (jeq, 0, 6, audit_arch),
+        (ld, 0, 0, 0),
+        (jeq, 0, 4, nr_socket),
+        (ld, 0, 0, 16),
+        (jeq, 1, 0, 2),  # AF_INET
+        (jeq, 0, 1, 10),  # AF_INET6
+        (ret, 0, 0, deny),
+        (ret, 0, 0, allow),
+    ]
+    code = b"".join(struct.pack("HBBI", *line) for line in program)
+    buffer = ctypes.create_string_buffer(code, len(code))
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = Program(len(program), ctypes.addressof(buffer))
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        # PR_SET_NO_NEW_PRIVS (needed to install a filter unprivileged), then PR_SET_SECCOMP, FILTER
+        if libc.prctl(38, 1, 0, 0, 0) != 0:
+            return False
+        return bool(libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
 def _work(conn: Connection, store_path: str) -> None:
     """Worker process: open the store read-only, then answer (query, formats, cap) jobs until EOF."""
     import pyoxigraph as ox
 
     from kg.sparql import MEDIA_TYPES, Graph, Solutions, execute, serialize
 
+    sandboxed = forbid_network()
     store = ox.Store.read_only(store_path)
-    conn.send("ready")
+    conn.send(("ready", sandboxed))
     while True:
         try:
             job = conn.recv()
@@ -118,22 +193,27 @@ class _Worker:
 class QueryError(Exception):
     """A query the pool could not answer: carries the HTTP status and message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, busy: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.busy = busy  # no free worker: worth retrying (Retry-After), unlike a query cut at the limit
 
 
 @dataclass(slots=True)
 class QueryPool:
-    """A fixed number of worker processes, each with the store open read-only."""
+    """A fixed number of worker processes, each with the store open read-only, and a bounded queue."""
 
     store_path: Path
     size: int
     timeout: float
+    queue_timeout: float = 30.0
+    max_queue: int = 200
     _idle: asyncio.Queue[_Worker] = field(default_factory=asyncio.Queue)
     _all: set[_Worker] = field(default_factory=set)
     _pending: set[asyncio.Task[None]] = field(default_factory=set)
+    _waiting: int = 0
+    _warned: bool = False
 
     def _spawn(self) -> _Worker:
         context = multiprocessing.get_context("spawn")
@@ -146,9 +226,16 @@ class QueryPool:
         worker = _Worker(process, parent)
         self._all.add(worker)
         # a worker counts once it has imported pyoxigraph and opened the store (seconds on a busy machine)
-        if not parent.poll(120) or parent.recv() != "ready":
+        try:
+            ready = parent.recv() if parent.poll(120) else None
+        except (EOFError, OSError):
+            ready = None
+        if not (isinstance(ready, tuple) and ready[0] == "ready"):
             self._stop(worker)
             raise KgError(f"query worker could not open {self.store_path}", code="bad-store")
+        if not ready[1] and not self._warned:
+            self._warned = True
+            log.warning("query workers run without a network sandbox (seccomp unavailable here)")
         return worker
 
     def _stop(self, worker: _Worker) -> None:
@@ -170,17 +257,24 @@ class QueryPool:
             await anyio.to_thread.run_sync(self._stop, worker)
 
     async def run(self, text: str, results_format: str, graph_format: str, max_rows: int) -> Answer:
-        """Answer one query within the time limit (waiting for a free worker counts too)."""
-        started = time.monotonic()
+        """Answer one query: wait in the queue for a free worker, then run within the time limit."""
+        if self._idle.empty() and self._waiting >= self.max_queue:
+            raise QueryError(
+                503, f"server busy: {self._waiting} requests already wait for a query worker", busy=True
+            )
+        self._waiting += 1
         try:
-            worker = await asyncio.wait_for(self._idle.get(), self.timeout)
+            worker = await asyncio.wait_for(self._idle.get(), self.queue_timeout)
         except TimeoutError:
-            raise QueryError(503, f"server busy: no free query worker within {self.timeout:g} s") from None
+            raise QueryError(
+                503, f"server busy: no free query worker within {self.queue_timeout:g} s", busy=True
+            ) from None
+        finally:
+            self._waiting -= 1
         answered = False
         try:
             worker.conn.send((text, results_format, graph_format, max_rows))
-            left = max(0.0, self.timeout - (time.monotonic() - started))
-            ready = await anyio.to_thread.run_sync(worker.conn.poll, left)
+            ready = await anyio.to_thread.run_sync(worker.conn.poll, self.timeout)
             if not ready:
                 raise QueryError(503, f"query stopped at the time limit of {self.timeout:g} s")
             answer: Answer = worker.conn.recv()
@@ -198,7 +292,13 @@ class QueryPool:
 
     async def _replace(self, worker: _Worker) -> None:
         await anyio.to_thread.run_sync(self._stop, worker)
-        self._idle.put_nowait(await anyio.to_thread.run_sync(self._spawn))
+        for attempt in range(1, 6):
+            try:
+                self._idle.put_nowait(await anyio.to_thread.run_sync(self._spawn))
+                return
+            except KgError as e:  # keep the pool at its size: a lost worker would shrink it for good
+                log.error("cannot replace a query worker (attempt %d): %s", attempt, e)
+                await asyncio.sleep(attempt)
 
 
 # --- content negotiation -------------------------------------------------------------------------------
@@ -264,7 +364,7 @@ def create_app(options: ServerOptions) -> Starlette:
         raise KgError(
             f"no built graph in {options.out} (run 'kg build --out {options.out}' first)", code="no-store"
         )
-    pool = QueryPool(store_path, options.workers, options.timeout)
+    pool = QueryPool(store_path, options.workers, options.timeout, options.queue_timeout, options.max_queue)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -274,7 +374,9 @@ def create_app(options: ServerOptions) -> Starlette:
         finally:
             await pool.close()
 
-    async def answer(request: Request, text: str) -> Response:
+    async def answer(
+        request: Request, text: str, params: dict[str, list[str]], cap: int | None = None
+    ) -> Response:
         from kg.sparql import check_read_only
 
         try:
@@ -283,49 +385,58 @@ def create_app(options: ServerOptions) -> Starlette:
             status = 403 if e.code.endswith("-refused") else 400
             return PlainTextResponse(str(e) + "\n", status_code=status)
         accept = request.headers.get("accept", "*/*")
-        forced = _FORMAT_NAMES.get(request.query_params.get("format", "").lower())
+        forced = _FORMAT_NAMES.get(params.get("format", [""])[-1].lower())
         results_format = negotiate(accept, _RESULT_TYPES, "json")
         graph_format = negotiate(accept, _GRAPH_TYPES, "turtle")
         if forced in ("json", "xml", "csv", "tsv"):
             results_format = forced
         elif forced == "turtle":
             graph_format = forced
+        rows = options.max_rows if cap is None else min(cap, options.max_rows)
         try:
-            got = await pool.run(text, results_format, graph_format, options.max_rows)
+            got = await pool.run(text, results_format, graph_format, rows)
         except QueryError as e:
-            return PlainTextResponse(e.message + "\n", status_code=e.status)
+            busy = {"Retry-After": "1"} if e.busy else None
+            return PlainTextResponse(e.message + "\n", status_code=e.status, headers=busy)
         headers = {"X-Kg-Rows": str(got.rows)} if got.status == 200 else {}
-        if got.truncated:
+        if got.truncated and rows == options.max_rows:  # a smaller limit asked for is not a cut
             headers["X-Kg-Truncated"] = "true"
             headers["X-Kg-Row-Limit"] = str(options.max_rows)
         request.state.rows = got.rows
         return Response(got.body, status_code=got.status, media_type=got.media_type, headers=headers)
 
     async def sparql(request: Request) -> Response:
+        try:
+            params = _parameters(request.scope["query_string"])
+        except _BadRequest as e:
+            return PlainTextResponse(f"{e}\n", status_code=400)
         if request.method == "GET":
-            params = request.query_params
             if "update" in params:
                 return _refuse_update()
-            text = params.get("query")
-            if text is None:
-                return PlainTextResponse("missing 'query' parameter (SPARQL 1.1 Protocol)\n", status_code=400)
-            return await answer(request, text)
+            if len(params.get("query", [])) != 1:
+                return PlainTextResponse("give exactly one 'query' parameter (SPARQL 1.1 Protocol)\n", 400)
+            return await answer(request, params["query"][0], params)
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind == "application/sparql-update":
+        if kind == "application/sparql-update" or "update" in params:
             return _refuse_update()
         try:
-            body = await _read_body(request, options.max_body)
+            body = await _read_body(request, options.max_body, options.read_timeout)
         except _TooLarge:
             return PlainTextResponse(f"request body over {options.max_body} bytes\n", status_code=413)
-        if kind == "application/sparql-query":
-            return await answer(request, body.decode("utf-8", "replace"))
-        if kind == "application/x-www-form-urlencoded":
-            form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-            if "update" in form:
-                return _refuse_update()
-            if len(form.get("query", [])) != 1:
-                return PlainTextResponse("the form needs exactly one 'query' field\n", status_code=400)
-            return await answer(request, form["query"][0])
+        except _TooSlow:
+            return _closing(f"request body not received within {options.read_timeout:g} s\n", 408)
+        try:
+            if kind == "application/sparql-query":
+                return await answer(request, _utf8(body, "request body"), params)
+            if kind == "application/x-www-form-urlencoded":
+                form = _parameters(body)
+                if "update" in form:
+                    return _refuse_update()
+                if len(form.get("query", [])) != 1:
+                    return PlainTextResponse("the form needs exactly one 'query' field\n", status_code=400)
+                return await answer(request, form["query"][0], {**params, **form})
+        except _BadRequest as e:
+            return PlainTextResponse(f"{e}\n", status_code=400)
         return PlainTextResponse(
             "POST application/sparql-query or application/x-www-form-urlencoded\n", status_code=415
         )
@@ -353,19 +464,24 @@ def create_app(options: ServerOptions) -> Starlette:
         return JSONResponse(listing)
 
     async def named(request: Request) -> Response:
-        from kg.queries import QUERIES
+        from kg.queries import QUERIES, sized
         from kg.sparql import bind
 
         name = request.path_params["name"]
         if name not in QUERIES:
             return PlainTextResponse(f"unknown query {name!r}; choose from: {', '.join(QUERIES)}\n", 404)
         query = QUERIES[name]
-        values = {k: v for k, v in request.query_params.items() if k != "format"}
         try:
-            text = bind(query.text, query.bindings(values))
-        except KgError as e:
+            params = _parameters(request.scope["query_string"])
+            repeated = sorted(k for k, v in params.items() if len(v) > 1)
+            if repeated:
+                raise _BadRequest(f"parameter {repeated[0]!r} given more than once")
+            values = {k: v[0] for k, v in params.items() if k != "format"}
+            cap = query.limit(values)
+            text = bind(sized(query.text, cap), query.bindings(values))
+        except (KgError, _BadRequest) as e:
             return PlainTextResponse(str(e) + "\n", status_code=400)
-        return await answer(request, text)
+        return await answer(request, text, params, cap)
 
     async def page(request: Request) -> Response:
         from kg.queries import QUERIES
@@ -405,7 +521,7 @@ def create_app(options: ServerOptions) -> Starlette:
             Route("/views/{name}", view),
         ],
         middleware=[
-            Middleware(BaseHTTPMiddleware, dispatch=_log_request),
+            Middleware(_RequestLog),
             Middleware(
                 CORSMiddleware,
                 allow_origins=list(options.cors_origins),
@@ -422,40 +538,165 @@ def _refuse_update() -> Response:
     return PlainTextResponse("updates are refused: this endpoint is read-only\n", status_code=403)
 
 
+def _closing(message: str, status: int) -> Response:
+    """An error that ends the connection (a slow client's body is not waited for any longer)."""
+    return PlainTextResponse(message, status_code=status, headers={"Connection": "close"})
+
+
 class _TooLarge(Exception):
     pass
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+class _TooSlow(Exception):
+    pass
+
+
+class _BadRequest(Exception):
+    pass
+
+
+async def _read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The request body: at most ``limit`` bytes, received within ``seconds`` (a slow client is let go)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise _TooLarge
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _TooLarge
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise _TooLarge
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _TooSlow from None
     return b"".join(chunks)
 
 
-async def _log_request(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    """One line per request: client, method, path, status, rows, seconds."""
-    started = time.perf_counter()
-    response = await call_next(request)
-    rows = getattr(request.state, "rows", None)
-    client = request.client.host if request.client else "-"
-    log.info(
-        '%s "%s %s" %d%s %.3f s',
-        client,
-        request.method,
-        request.url.path,
-        response.status_code,
-        f" {rows} rows" if rows is not None else "",
-        time.perf_counter() - started,
-    )
-    return response
+def _utf8(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _BadRequest(f"{what} is not valid UTF-8 (byte {e.start})") from None
+
+
+def _parameters(data: bytes) -> dict[str, list[str]]:
+    """A query string or form body: UTF-8 (raw or percent-encoded) or refused, at most ``MAX_FIELDS`` fields.
+
+    >>> _parameters(b"query=ASK%20%7B%7D&format=csv")
+    {'query': ['ASK {}'], 'format': ['csv']}
+    """
+    if data.count(b"&") >= MAX_FIELDS:  # only '&' separates fields (a query's own ';' may be unescaped)
+        raise _BadRequest(f"more than {MAX_FIELDS} parameters")
+    try:
+        return parse_qs(_utf8(data, "parameters"), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError as e:
+        raise _BadRequest(f"a percent-encoded parameter is not valid UTF-8 (byte {e.start})") from None
+
+
+class _RequestLog:
+    """One line per request: client, method, path, status, rows, seconds (an ASGI middleware)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            rows = scope.get("state", {}).get("rows")
+            client = scope["client"][0] if scope.get("client") else "-"
+            log.info(
+                '%s "%s %s" %d%s %.3f s',
+                client,
+                scope["method"],
+                scope["path"].encode("unicode_escape").decode("ascii"),
+                status,
+                f" {rows} rows" if rows is not None else "",
+                time.perf_counter() - started,
+            )
+
+
+def _protocol(read_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol with a deadline on receiving each request, headers and body.
+
+    uvicorn bounds only the wait between requests on a kept-alive connection: a client that opens a
+    connection and sends nothing, or sends its headers a byte at a time, would hold it for ever.
+    Here each request must have arrived whole ``read_timeout`` seconds after the connection opened
+    or the previous response ended; the app's own body read gives up a little earlier (with 408).
+    """
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    grace = read_timeout + 2.0
+    received = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED)
+
+    class Protocol(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state in received:
+                self._disarm()
+            elif self._deadline is None and not self.transport.is_closing():
+                # the next request began (uvicorn has just dropped its keep-alive timer)
+                self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+                if self.conn.their_state in received:  # a pipelined request already here
+                    self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(grace, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing():
+                return
+            if self.conn.our_state is h11.IDLE and self.conn.their_state is h11.IDLE:
+                # nothing answered yet and the request line or headers are not all here
+                self.transport.write(_TIMEOUT_RESPONSE)
+            self.transport.close()
+
+    return Protocol
+
+
+_TIMEOUT_BODY = b"request not received in time\n"
+_TIMEOUT_RESPONSE = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+    + f"content-length: {len(_TIMEOUT_BODY)}\r\n\r\n".encode()
+    + _TIMEOUT_BODY
+)
 
 
 def serve(options: ServerOptions, host: str = "127.0.0.1", port: int = 7878) -> None:
@@ -463,7 +704,17 @@ def serve(options: ServerOptions, host: str = "127.0.0.1", port: int = 7878) -> 
     import uvicorn
 
     app = create_app(options)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        http=_protocol(options.read_timeout),
+        h11_max_incomplete_event_size=MAX_HEAD,
+        limit_concurrency=options.max_connections,
+        timeout_keep_alive=5,
+        log_level="warning",
+        access_log=False,
+    )
 
 
 PAGE = """<!doctype html>

@@ -98,18 +98,25 @@ Result = Solutions | Boolean | Graph
 
 
 # --- lexing: a conservative token scan that skips strings, IRIs and comments -----------------------------
+#
+# The guards below trust this scan to say what is a string, an IRI or a comment, so it follows the SPARQL
+# grammar's terminals where they can hide text: a \u escape in an IRI, the backslash escapes of a prefixed
+# name's local part (``ex:a\#`` and ``ex:a\'`` are names, not a comment or a string), and keywords that a
+# dot may follow (``true.SERVICE`` is ``true``, ``.``, ``SERVICE``).  A backslash anywhere else is refused.
 
+_UCHAR = r"\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
+_LOCAL_ESCAPE = r"\\[_~.\-!$&'()*+,;=/?\#@%]"
 _TOKEN = re.compile(
-    r"""
-    (?P<comment>\#[^\n]*)
+    rf"""
+    (?P<comment>\#[^\r\n]*)
   | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"|'''(?:[^'\\]|\\.|'(?!''))*'''
-               |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
+               |"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')
+  | (?P<iri><(?:[^<>"{{}}|^`\\\x00-\x20]|{_UCHAR})*>)
   | (?P<var>[?$]\w+)
   | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
-  | (?P<name>[A-Za-z_][\w.-]*(?::[\w.%:-]*)?|:[\w.%:-]*)
-  | (?P<open>\{)
-  | (?P<close>\})
+  | (?P<name>(?:[A-Za-z][\w.-]*)?:(?:[\w.%:-]|{_LOCAL_ESCAPE})*|_:[\w.-]*|[A-Za-z_]\w*)
+  | (?P<open>\{{)
+  | (?P<close>\}})
   | (?P<space>\s+)
   | (?P<other>.)
     """,
@@ -265,6 +272,12 @@ def check_read_only(text: str, source: str = "query") -> str:
         raise KgError(
             f"query longer than {MAX_QUERY_CHARS} characters", Location(source, 1), "query-too-long"
         )
+    if any(kind == "other" and value == "\\" for kind, value, _ in _tokens(text)):
+        # only strings, IRIs and prefixed names hold a backslash: one elsewhere means this scan and the
+        # parser could read the text differently, so it is refused rather than guessed at
+        raise KgError(
+            "bad SPARQL: a backslash outside a string, IRI or name", Location(source, 1), "bad-query"
+        )
     form = query_form(text)
     if form == "UPDATE":
         raise KgError("updates are refused: the graph is read-only", Location(source, 1), "update-refused")
@@ -388,6 +401,8 @@ def query_endpoint(url: str, text: str, *, limit: int | None = None, timeout: fl
     try:
         with opener.open(request, timeout=timeout) as response:
             kind = response.headers.get_content_type()
+            # kg serve says when it cut the rows at its --max-rows
+            cut = response.headers.get("X-Kg-Truncated", "").strip().lower() == "true"
             body = response.read()
     except urllib.error.HTTPError as e:
         detail = " ".join(e.read().decode("utf-8", "replace").split())[:500]
@@ -400,7 +415,10 @@ def query_endpoint(url: str, text: str, *, limit: int | None = None, timeout: fl
         raise KgError(f"cannot reach endpoint {url}: {reason}", None, "endpoint-unreachable") from e
     try:
         if kind in ("application/sparql-results+json", "application/json"):
-            return collect(ox.parse_query_results(body, format=ox.QueryResultsFormat.JSON), limit)
+            got = collect(ox.parse_query_results(body, format=ox.QueryResultsFormat.JSON), limit)
+            if cut and isinstance(got, Solutions):
+                got.truncated = True
+            return got
         if kind in ("application/sparql-results+xml", "application/xml"):
             return collect(ox.parse_query_results(body, format=ox.QueryResultsFormat.XML), limit)
         graph_format = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE}

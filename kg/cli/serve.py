@@ -24,6 +24,18 @@ def serve(
     timeout: Annotated[float, typer.Option(help="Seconds a query may run.", min=0.01)] = 10.0,
     max_rows: Annotated[int, typer.Option(help="Rows returned at most (more are cut).", min=1)] = 10_000,
     workers: Annotated[int, typer.Option(help="Queries run at once (one process each).", min=1)] = 2,
+    queue_timeout: Annotated[
+        float, typer.Option(help="Seconds a request may wait for a free worker (then 503).", min=0.01)
+    ] = 30.0,
+    max_queue: Annotated[
+        int, typer.Option(help="Requests waiting for a worker at most (more get 503).", min=1)
+    ] = 200,
+    read_timeout: Annotated[
+        float, typer.Option(help="Seconds a client has to send its whole request.", min=0.1)
+    ] = 10.0,
+    max_connections: Annotated[
+        int, typer.Option(help="Connections served at once (requests on more get 503).", min=1)
+    ] = 500,
 ) -> None:
     """Serve the graph at http://HOST:PORT/sparql (SPARQL 1.1 Protocol) with a query page at /.
 
@@ -37,7 +49,16 @@ def serve(
             f"kg serve needs the serve extra: pip install 'kg[serve]' ({e})", code="missing-extra"
         ) from e
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    options = ServerOptions(out=out, timeout=timeout, max_rows=max_rows, workers=workers)
+    options = ServerOptions(
+        out=out,
+        timeout=timeout,
+        max_rows=max_rows,
+        workers=workers,
+        queue_timeout=queue_timeout,
+        max_queue=max_queue,
+        read_timeout=read_timeout,
+        max_connections=max_connections,
+    )
     err.print(f"kg serve: {out}/store at http://{host}:{port}/sparql (Ctrl-C stops)", markup=False)
     try:
         run(options, host=host, port=port)
