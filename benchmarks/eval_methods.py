@@ -7,7 +7,10 @@
     recall / F1 for exact span match and for partial (overlapping) match.  SciERC's methods are mostly
     generic ("statistical model", "parser"), so recall measures coverage of the taxonomy, not errors.
 (2) Throughput: the whole extractor (``extract`` over a record) on every unique abstract (``summary``)
-    of ``DIR/arxiv_daily_listings/*.jsonl``, one core, after a warm-up pass; abstracts per second.
+    of ``DIR/arxiv_daily_listings/*.jsonl``, one core, after a warm-up pass over all of them; CPU
+    milliseconds per abstract (``time.process_time``: wall time is noisy on a shared machine), abstracts
+    per CPU second, and the ratio to a bare ``spacy.blank("en")`` tokenizer pass over the same abstracts
+    (the build's tracked figure).  ``benchmarks/methods_snapshot.py`` times other corpora the same way.
 """
 
 from __future__ import annotations
@@ -104,7 +107,13 @@ def abstracts(directory: Path) -> list[str]:
     return [seen[k] for k in sorted(seen)]
 
 
-def throughput(texts: list[str]) -> tuple[float, int, float]:
+def throughput(texts: list[str]) -> tuple[float, int, float, float]:
+    """Abstracts per CPU second, mentions, CPU seconds of the extractor and of a bare tokenizer.
+
+    The two are timed in alternating chunks of 50 abstracts, so that both see the same load.
+    """
+    import spacy
+
     source = SourceFile("bench.jsonl", "0" * 64, "bench")
     records = [
         Record(
@@ -113,14 +122,23 @@ def throughput(texts: list[str]) -> tuple[float, int, float]:
         for i, t in enumerate(texts)
     ]
     log = IssueLog()
-    for r in records[:50]:  # warm-up: builds the matcher, fills caches
+    nlp = spacy.blank("en")
+    for r, t in zip(records, texts, strict=True):  # warm-up: builds the matcher, both have seen each word
         list(methods.extract(r, log))
-    start = time.perf_counter()
+        nlp.make_doc(t)
+    elapsed = tokenizer = 0.0
     n_mentions = 0
-    for r in records:
-        n_mentions += sum(1 for _ in methods.extract(r, log))
-    elapsed = time.perf_counter() - start
-    return len(records) / elapsed, n_mentions, elapsed
+    for lo in range(0, len(records), 50):
+        t0 = time.process_time()
+        for t in texts[lo : lo + 50]:
+            nlp.make_doc(t)
+        t1 = time.process_time()
+        for r in records[lo : lo + 50]:
+            n_mentions += sum(1 for _ in methods.extract(r, log))
+        t2 = time.process_time()
+        tokenizer += t1 - t0
+        elapsed += t2 - t1
+    return len(records) / elapsed, n_mentions, elapsed, tokenizer
 
 
 def main() -> None:
@@ -151,10 +169,15 @@ def main() -> None:
         print(f"{mode:8} {p:9.3f} {r:7.3f} {f1:6.3f} {n_found:6d} {n_gold:6d}")
     print()
     texts = abstracts(args.data / "arxiv_daily_listings")
-    rate, n_mentions, elapsed = throughput(texts)
-    print("throughput (one core, extract() over title-less records, after warm-up)")
-    print(f"{'abstracts':>9} {'mentions':>8} {'seconds':>8} {'abstracts/s':>11}")
-    print(f"{len(texts):9d} {n_mentions:8d} {elapsed:8.2f} {rate:11.0f}")
+    rate, n_mentions, elapsed, tokenizer = throughput(texts)
+    n = len(texts)
+    print("throughput (one core, extract() over title-less records, after warm-up; CPU time)")
+    print(
+        f"{'abstracts':>9} {'mentions':>8} {'seconds':>8} {'ms/abstract':>11} {'abstracts/s':>11} {'x tokenizer':>11}"
+    )
+    print(
+        f"{n:9d} {n_mentions:8d} {elapsed:8.2f} {1000 * elapsed / n:11.3f} {rate:11.0f} {elapsed / tokenizer:11.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -37,17 +37,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy
 import spacy
+from spacy.attrs import LOWER
 from spacy.matcher import Matcher, PhraseMatcher
-from spacy.tokens import Doc, Span
-from spacy.util import filter_spans
+from spacy.tokenizer import Tokenizer
+from spacy.tokens import Doc
 
 from kg.errors import IssueLog, KgError
 from kg.records import Location, Mention, Record
@@ -65,6 +67,45 @@ METHOD_BASE = "https://w3id.org/kg/method/"
 # Each token rule of ``MethodMatcher._add_rules`` contains one of these; the Matcher is the costly
 # part of a search, so it runs only on texts that could match.
 _RULE_TRIGGER = re.compile(r"diffusion|low[\s\-–]*rank|state[\s\-–]*space", re.IGNORECASE)
+# Case-insensitive searches cost 5x to 15x more than case-sensitive ones in ``re``: the patterns
+# searched often are searched, case-sensitively and in lower case, in the folded text (``_folded``).
+_RULE_TRIGGER_FOLDED = re.compile(_RULE_TRIGGER.pattern)
+_RULE_WORDS = frozenset({"diffusion", "diffusions", "low", "low-rank", "state", "state-space"})
+"""The words one of which each token rule contains: the Matcher runs only around them."""
+_RULE_REACH = 4
+"""Tokens a rule reaches on either side of its trigger word (the longest rule has five tokens)."""
+TOKENIZER_CACHE = 200_000
+"""Chunks the tokenizer keeps (spaCy's default, 10,000, fills within a few thousand abstracts)."""
+
+
+def _rule_triggered(low: str) -> bool:
+    """Whether a token rule could match (``_RULE_TRIGGER``), given the folded text."""
+    return "diffusion" in low or (
+        ("rank" in low or "space" in low) and _RULE_TRIGGER_FOLDED.search(low) is not None
+    )
+
+
+# the characters that ``re.IGNORECASE`` equates with an ASCII letter and ``str.lower`` does not
+# lower to it (U+0130 would even become two characters)
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _folded(text: str) -> str:
+    """``text`` lower-cased for case-sensitive searches of lower-case patterns, offsets unchanged.
+
+    Checked over every code point: each character becomes one character, which is an ASCII letter
+    exactly when ``re.IGNORECASE`` matches the character to that letter, and which is whitespace, a
+    word character, a digit, a hyphen, a parenthesis or one of ``_STRIP`` exactly when the character
+    is.  So a case-insensitive search of a pattern made of those (all of ``_RULE_TRIGGER``,
+    ``_SEQUENCE_CONTEXT``, ``_CUE_SEARCH``) finds the same places as a case-sensitive search of the
+    lower-case pattern in the folded text.
+
+    >>> _folded("ſtate-Space İ")
+    'state-space i'
+    """
+    if text.isascii() or not any(c in text for c in "\u0130\u0131\u017f\u212a"):
+        return text.lower()
+    return text.translate(_FOLD).lower()  # slow: a dictionary look-up per character
 
 
 def taxonomy_path() -> Path:
@@ -136,14 +177,16 @@ def slugify(name: str) -> str:
     """Lower-case ASCII words joined by ``-``: the key of an introduced method."""
     name = name.replace("+", " plus ")
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    return "-".join(re.findall(r"[a-z0-9]+", ascii_name.lower()))
+    return "-".join(_SLUG_WORD.findall(ascii_name.lower()))
+
+
+_SLUG_WORD = re.compile(r"[a-z0-9]+")
 
 
 # LaTeX wrappers and control characters become spaces of the same length, so every
 # offset into the masked text is an offset into the original text.
 _LATEX_WRAP = re.compile(r"\\[A-Za-z]{1,12}\{([^{}\n]{0,80})\}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_QUOTES = re.compile(r"``|''|[\"“”‘’]")
 
 
 _LONG_CHUNK = re.compile(r"\S{100,}")
@@ -164,9 +207,28 @@ def _mask(text: str) -> str:
 
     text = _CONTROL.sub(" ", text)
     # spaCy strips prefixes one by one from a whitespace-free chunk, quadratic in its length
-    text = _LONG_CHUNK.sub(lambda m: _break_chunk(m.group()), text)
-    text = _LATEX_WRAP.sub(unwrap, text)
-    return _QUOTES.sub(lambda m: " " * len(m.group()), text)
+    # (``str.split`` and ``\S`` agree on what whitespace is; splitting is 2x faster than the search)
+    if len(text) >= 100 and max(map(len, text.split()), default=0) >= 100:
+        text = _LONG_CHUNK.sub(lambda m: _break_chunk(m.group()), text)
+    if "\\" in text:
+        text = _LATEX_WRAP.sub(unwrap, text)
+    return _blank_quotes(text)
+
+
+def _blank_quotes(text: str) -> str:
+    """Quotes (``\u0060\u0060``, ``''``, ``"“”‘’``) replaced by spaces, same length.
+
+    The same as ``re.sub`` of the alternation, 50x faster: the alternatives start with distinct
+    characters, and ``str.replace`` too replaces left to right without overlaps.
+    """
+    if "`" in text:
+        text = text.replace("``", "  ")
+    if "'" in text:
+        text = text.replace("''", "  ")
+    for quote in '"“”‘’':
+        if quote in text:
+            text = text.replace(quote, " ")
+    return text
 
 
 _PAREN = re.compile(r"\(([^()\n]{1,60})\)")
@@ -336,6 +398,12 @@ _SEQUENCE_CONTEXT = re.compile(
     r"|selective scan|time[\s-]series|language model|\bRNNs?\b|\bhippo\b",
     re.IGNORECASE,
 )
+_SEQUENCE_CONTEXT_FOLDED = re.compile(_SEQUENCE_CONTEXT.pattern.lower())
+
+
+def _sequence_context(low: str) -> bool:
+    """Whether the text talks about sequence modelling (``_SEQUENCE_CONTEXT``), given the folded text."""
+    return _SEQUENCE_CONTEXT_FOLDED.search(low) is not None
 
 
 def _token_lower(doc: Doc, i: int) -> str:
@@ -357,18 +425,34 @@ def _next_word(doc: Doc, i: int) -> str:
     return _token_lower(doc, j)
 
 
-def _diffusion_is_model(doc: Doc, span: Span) -> bool:
-    """Whether a diffusion-family match means a generative diffusion model, not a physical process."""
-    idx = [t.i for t in span if t.lower_ in {"diffusion", "diffusions"}]
+def _diffusion_is_model(doc: Doc, start: int, end: int) -> bool:
+    """Whether a diffusion-family match (tokens ``start:end``) means a generative diffusion model."""
+    idx = [i for i in range(start, end) if doc[i].lower_ in {"diffusion", "diffusions"}]
     if not idx:
         return True
     first, last = idx[0], idx[-1]
-    before = _prev_word(doc, span.start) if first == span.start else doc[first - 1].lower_
+    before = _prev_word(doc, start) if first == start else doc[first - 1].lower_
     if before in _PROCESS_BEFORE:
         return False
     if before == "graph" and _next_word(doc, last + 1) not in {"model", "models", "generative"}:
         return False
-    return not (last == span.end - 1 and _next_word(doc, span.end) in _PROCESS_AFTER)
+    return not (last == end - 1 and _next_word(doc, end) in _PROCESS_AFTER)
+
+
+_TokenSpan = tuple[int, int, str]
+"""A match as token offsets and concept slug: ``(start, end, slug)``."""
+
+
+def _longest(spans: list[_TokenSpan]) -> list[_TokenSpan]:
+    """``spacy.util.filter_spans`` on ``(start, end, slug)``: the first longest span wins overlaps."""
+    ordered = sorted(spans, key=lambda s: (s[1] - s[0], -s[0]), reverse=True)
+    result = []
+    seen: set[int] = set()
+    for span in ordered:
+        if span[0] not in seen and span[1] - 1 not in seen:
+            result.append(span)
+            seen.update(range(span[0], span[1]))
+    return sorted(result, key=lambda s: s[0])
 
 
 # --------------------------------------------------------------------------- matcher
@@ -387,6 +471,20 @@ class MethodMatcher:
         self._lower = PhraseMatcher(vocab, attr="LOWER")
         self._exact = PhraseMatcher(vocab, attr="ORTH")
         self._rules = Matcher(vocab)
+        self._rule_names: dict[int, tuple[str, str]] = {}  # match id -> (slug, how)
+        self._rule_words = [numpy.uint64(vocab.strings.add(w)) for w in sorted(_RULE_WORDS)]
+        tokenizer = self.nlp.tokenizer
+        if isinstance(tokenizer, Tokenizer):
+            # spaCy caches the tokens of each chunk (text between spaces), but once a chunk of a text is
+            # a special case it stops adding the text's later chunks to the cache.  Line breaks and
+            # double spaces are special cases, and abstracts wrapped into lines have one in their first
+            # line: nearly every chunk went through the affix rules again, abstract after abstract (8x
+            # the cost of a cached pass).  Without those special cases the tokens are the same (no
+            # affix rule splits whitespace: one token, same text, offsets and lexeme; only the norm of
+            # a no-break space differs, which no rule here reads); the cache never changes tokens.
+            tokenizer.rules = {k: v for k, v in (tokenizer.rules or {}).items() if not k.isspace()}
+            tokenizer.max_cache_size = TOKENIZER_CACHE
+        self._found: dict[str, tuple[MethodMatch, ...]] = {}  # find() of introduced names
         self._label_to_slug: dict[str, str] = {}
         self._short_caps: dict[str, str] = {}  # ambiguous short label -> slug
         lower_forms: dict[str, set[str]] = {}
@@ -420,6 +518,10 @@ class MethodMatcher:
                 if " " not in label and len(label) >= 3 and label[0].isupper() and "-" not in label
             )
         )
+        # ... by their first three characters: a name is looked up at each position, not each form searched
+        self._inner_by_head: dict[str, list[tuple[str, str]]] = {}
+        for form, slug in self._inner_forms:
+            self._inner_by_head.setdefault(form[:3], []).append((form, slug))
 
     def _climb(self, slug: str) -> frozenset[str]:
         seen: set[str] = set()
@@ -436,11 +538,16 @@ class MethodMatcher:
         """The concept and every concept above it."""
         return self._ancestors.get(slug, frozenset({slug}))
 
+    def _add_rule(self, name: str, patterns: list[list[dict[str, Any]]]) -> None:
+        self._rules.add(name, patterns)
+        slug, how = name.split("|")
+        self._rule_names[self.nlp.vocab.strings[name]] = (slug, how)
+
     def _add_rules(self) -> None:
         hyphen: dict[str, Any] = {"ORTH": {"IN": ["-", "–"]}, "OP": "?"}
         if DIFFUSION in self.concepts:
             word = {"LOWER": {"IN": ["diffusion", "diffusions"]}}
-            self._rules.add(
+            self._add_rule(
                 f"{DIFFUSION}|rule",
                 [
                     [{"LOWER": {"IN": sorted(_DIFFUSION_BEFORE)}}, hyphen, word],
@@ -448,12 +555,12 @@ class MethodMatcher:
                 ],
             )
             # "flows and diffusions" (generative transport): keep the last token
-            self._rules.add(
+            self._add_rule(
                 f"{DIFFUSION}|last",
                 [[{"LOWER": {"IN": ["flows", "flow"]}}, {"LOWER": {"IN": ["and", "or", "/"]}}, word]],
             )
             # "diffusion and flow models", "diffusion or autoregressive baselines": keep the first token
-            self._rules.add(
+            self._add_rule(
                 f"{DIFFUSION}|first",
                 [
                     [
@@ -467,7 +574,7 @@ class MethodMatcher:
             )
         if LORA in self.concepts:
             # "low-rank adapters", "Low-Rank Adaptive Residual Connections": low-rank adaptation in words
-            self._rules.add(
+            self._add_rule(
                 f"{LORA}|rule",
                 [
                     [
@@ -492,7 +599,7 @@ class MethodMatcher:
                     ]
                 }
             }  # fmt: skip
-            self._rules.add(
+            self._add_rule(
                 f"{STATE_SPACE}|rule",
                 [
                     [{"LOWER": "state"}, hyphen, {"LOWER": {"IN": ["space", "spaces"]}}, hyphen, heads],
@@ -504,28 +611,60 @@ class MethodMatcher:
 
     def find(self, text: str) -> list[MethodMatch]:
         """Known-method mentions in ``text``, in text order."""
-        masked = _mask(text)
-        doc = self.nlp.make_doc(masked)
-        abbreviations = find_abbreviations(masked)
-        return self._find(text, doc, masked, abbreviations)
+        return list(self._find_text(text))
+
+    def _find_text(self, text: str) -> tuple[MethodMatch, ...]:
+        """:meth:`find`, remembered: the names of introduced methods are looked up more than once."""
+        found = self._found.get(text)
+        if found is None:
+            masked = _mask(text)
+            found = tuple(self._find(text, self.nlp.make_doc(masked), masked, find_abbreviations(masked)))
+            if len(self._found) >= 4096:
+                self._found.clear()
+            self._found[text] = found
+        return found
+
+    def _rule_matches(self, doc: Doc) -> Iterator[tuple[int, int, int]]:
+        """The token rules' matches, found around their trigger words only.
+
+        Every rule contains one of ``_RULE_WORDS`` and is at most ``_RULE_REACH + 1`` tokens long, so
+        each match lies within that reach of a trigger word; the Matcher's cost (a Python object per
+        token and per set-membership test) is paid for a few windows instead of the whole text.
+        """
+        lowers = doc.to_array(LOWER)
+        hit = lowers == self._rule_words[0]
+        for word in self._rule_words[1:]:
+            hit |= lowers == word
+        hits = numpy.flatnonzero(hit)
+        n = len(doc)
+        windows: list[list[int]] = []
+        for i in hits.tolist():
+            lo, hi = max(0, i - _RULE_REACH), min(n, i + _RULE_REACH + 1)
+            if windows and lo <= windows[-1][1]:
+                windows[-1][1] = hi
+            else:
+                windows.append([lo, hi])
+        for lo, hi in windows:
+            for match_id, start, end in self._rules(doc[lo:hi]):
+                yield match_id, start + lo, end + lo
 
     def _find(self, text: str, doc: Doc, masked: str, abbreviations: list[Abbreviation]) -> list[MethodMatch]:
         strings = self.nlp.vocab.strings
-        spans: list[Span] = []
+        low = _folded(masked)
+        spans: list[_TokenSpan] = []
         ruled: set[tuple[int, int]] = set()  # spans a context rule vouches for
         for matcher in (self._lower, self._exact):
             for match_id, start, end in matcher(doc):
-                spans.append(Span(doc, start, end, label=strings[match_id]))
-        triggered = _RULE_TRIGGER.search(masked) is not None  # every rule needs one of these words
-        for match_id, start, end in self._rules(doc) if triggered else []:
-            slug, how = strings[match_id].split("|")
-            if how == "first":
-                end = start + 1
-            elif how == "last":
-                start = end - 1
-            span = Span(doc, start, end, label=slug)
-            ruled.add((span.start, span.end))
-            spans.append(span)
+                spans.append((start, end, strings[match_id]))
+        if _rule_triggered(low):  # every rule needs one of these words
+            for match_id, start, end in self._rule_matches(doc):
+                slug, how = self._rule_names[match_id]
+                if how == "first":
+                    end = start + 1
+                elif how == "last":
+                    start = end - 1
+                ruled.add((start, end))
+                spans.append((start, end, slug))
 
         defined: dict[str, str] = {}  # short form -> slug ("" when defined as something unknown)
         for ab in abbreviations:
@@ -548,52 +687,74 @@ class MethodMatcher:
                         ab.start + m.start(), ab.start + m.end(), label=slug, alignment_mode="contract"
                     )
                     if short_span is not None and len(short_span):
-                        spans.append(short_span)
+                        spans.append((short_span.start, short_span.end, slug))
 
-        mentioned_families = self._families_in_words(spans)
-        kept: list[Span] = []
-        for span in spans:
-            slug = span.label_
-            if DIFFUSION in self.ancestors(slug) and not _diffusion_is_model(doc, span):
+        # character offsets and text of each span (``Span.text``: the doc's text is ``masked``)
+        chars: dict[tuple[int, int], tuple[int, int]] = {}
+        texts = []
+        for start, end, _slug in spans:
+            bounds = chars.get((start, end))
+            if bounds is None:
+                first = doc[start]
+                last = doc[end - 1] if end - 1 != start else first
+                bounds = chars[start, end] = (first.idx, last.idx + len(last))
+            texts.append(masked[bounds[0] : bounds[1]])
+        mentioned_families = self._families_in_words(spans, texts)
+        sequence: list[bool] = []  # whether the text talks about sequence modelling, once asked
+
+        def sequence_context() -> bool:
+            if not sequence:
+                sequence.append(_sequence_context(low))
+            return sequence[0]
+
+        kept: list[_TokenSpan] = []
+        for (start, end, slug), span_text in zip(spans, texts, strict=True):
+            if DIFFUSION in self.ancestors(slug) and not _diffusion_is_model(doc, start, end):
                 continue
-            bare = len(span) == 1 and span.text.lower() in {"diffusion", "diffusions"}
-            if bare and (span.start, span.end) not in ruled and not self._bare_diffusion_ok(doc, span):
+            one = end - start == 1
+            bare = one and span_text.lower() in {"diffusion", "diffusions"}
+            if bare and (start, end) not in ruled and not self._bare_diffusion_ok(doc, start, end):
                 continue
-            short = len(span) == 1 and span.text in self._short_caps
-            if short and not self._short_caps_ok(span.text, slug, defined, mentioned_families, masked):
+            short = one and span_text in self._short_caps
+            if short and not self._short_caps_ok(
+                span_text, slug, defined, mentioned_families, sequence_context
+            ):
                 continue
-            kept.append(span)
-        matches = [
-            MethodMatch(s.label_, text[s.start_char : s.end_char], s.start_char, s.end_char)
-            for s in filter_spans(kept)
-        ]
+            kept.append((start, end, slug))
+        matches = []
+        for start, end, slug in _longest(kept):
+            start_char, end_char = chars[start, end]
+            matches.append(MethodMatch(slug, text[start_char:end_char], start_char, end_char))
         return sorted(matches, key=lambda m: (m.start, m.end, m.slug))
 
-    def _bare_diffusion_ok(self, doc: Doc, span: Span) -> bool:
+    def _bare_diffusion_ok(self, doc: Doc, start: int, end: int) -> bool:
         """A lone "diffusion" from a taxonomy label needs a generative cue on either side."""
-        return (
-            _prev_word(doc, span.start) in _DIFFUSION_BEFORE or _next_word(doc, span.end) in _DIFFUSION_AFTER
-        )
+        return _prev_word(doc, start) in _DIFFUSION_BEFORE or _next_word(doc, end) in _DIFFUSION_AFTER
 
-    def _families_in_words(self, spans: Iterable[Span]) -> set[str]:
+    def _families_in_words(self, spans: list[_TokenSpan], texts: list[str]) -> set[str]:
         """Concepts (and their ancestors) named by a match that is not a short all-caps label."""
         named: set[str] = set()
-        for span in spans:
-            if len(span) == 1 and span.text in self._short_caps:
+        for (start, end, slug), span_text in zip(spans, texts, strict=True):
+            if end - start == 1 and span_text in self._short_caps:
                 continue
-            if span.text.lower() in {"diffusion", "diffusions"}:
+            if span_text.lower() in {"diffusion", "diffusions"}:
                 continue
-            named |= self.ancestors(span.label_)
+            named |= self.ancestors(slug)
         return named
 
     def _short_caps_ok(
-        self, form: str, slug: str, defined: dict[str, str], mentioned: set[str], masked: str
+        self,
+        form: str,
+        slug: str,
+        defined: dict[str, str],
+        mentioned: set[str],
+        sequence_context: Callable[[], bool],
     ) -> bool:
         if form in defined:
             return defined[form] != "" and self.ancestors(defined[form]) & self.ancestors(slug) != set()
         if self.ancestors(slug) & mentioned - {slug} or slug in mentioned:
             return True
-        return STATE_SPACE in self.ancestors(slug) and _SEQUENCE_CONTEXT.search(masked) is not None
+        return STATE_SPACE in self.ancestors(slug) and sequence_context()
 
     # ------------------------------------------------------------------ introduced
 
@@ -609,15 +770,33 @@ class MethodMatcher:
         self, text: str, masked: str, abbreviations: list[Abbreviation], matches: list[MethodMatch]
     ) -> list[IntroducedMethod]:
         found: dict[str, IntroducedMethod] = {}
+        low = _folded(masked)
+        # Only a cue word (``_CUE``, give or take punctuation) can start a name, and they are found in
+        # the whole text at once: words end at spaces and parentheses, and sentences before a space or
+        # after a line break, so each lies within one sentence.  Sentences cut at MAX_SENTENCE may cut
+        # a word in two: then each piece is searched for ``_CUE_SEARCH`` and all its words are tried.
+        cues = _cue_words(low)
+        if not cues and len(masked) < MAX_SENTENCE:
+            return []
+        sentences = list(_sentences(masked))
+        cut = any(end - start >= MAX_SENTENCE for start, end in sentences)
+        if not cut:  # only the sentences with a cue word
+            sentence_starts = [start for start, _end in sentences]
+            sentences = [sentences[k] for k in sorted({bisect_right(sentence_starts, p) - 1 for p in cues})]
         starts = [m.start for m in matches]
-        for sent_start, sent_end in _sentences(masked):
+        for sent_start, sent_end in sentences:
             sentence = masked[sent_start:sent_end]
-            if not _CUE_SEARCH.search(sentence):
+            here = cues[bisect_left(cues, sent_start) : bisect_left(cues, sent_end)]
+            if not (here or (cut and _CUE_SEARCH_FOLDED.search(low, sent_start, sent_end))):
                 continue
             words = [(m.start() + sent_start, m.end() + sent_start) for m in _WORD.finditer(sentence)]
+            candidates = None
+            if not cut:
+                word_starts = [w[0] for w in words]
+                candidates = sorted({bisect_right(word_starts, p) - 1 for p in here})
             local = {a.long_start: a for a in abbreviations if sent_start <= a.long_start < sent_end}
             in_sentence = matches[bisect_left(starts, sent_start) : bisect_left(starts, sent_end)]
-            for name in _names_in_sentence(masked, words, local):
+            for name in _names_in_sentence(masked, words, local, candidates):
                 method = self._describe(text, masked, name, (sent_start, sent_end), in_sentence)
                 if method is not None and method.key not in found:
                     found[method.key] = method
@@ -640,11 +819,12 @@ class MethodMatcher:
         sent_start, sent_end = sentence
         related: set[str] = set()
         for part in (short, full):
-            for m in self.find(part) if part else []:
+            for m in self._find_text(part) if part else ():
                 related.add(m.slug)
-            for form, slug in self._inner_forms:
-                if form in part:
-                    related.add(slug)
+            for i in range(len(part) - 2):  # the _inner_forms that occur in part
+                for form, slug in self._inner_by_head.get(part[i : i + 3], ()):
+                    if part.startswith(form, i):
+                        related.add(slug)
         for m in matches:
             if sent_start <= m.start and m.end <= sent_end:
                 related.add(m.slug)
@@ -675,7 +855,7 @@ class MethodMatcher:
         sent_start, sent_end = sentence
         # "Cautious Weight Decay", "Sequential regularized LoRA": the long form's head is a known method
         if full:
-            head = [m for m in self.find(full) if m.end == len(full.rstrip())]
+            head = [m for m in self._find_text(full) if m.end == len(full.rstrip())]
             if head:
                 return head[-1].slug
         window_end = min(sent_end, name.end + 160)
@@ -684,19 +864,11 @@ class MethodMatcher:
                 continue
             before = masked[max(sent_start, m.start - 40) : m.start].lower()
             after = masked[m.end : m.end + 12].lower()
-            if (
-                m.start >= name.end
-                and m.start < window_end
-                and re.search(
-                    r"\b(variant|extension|generali[sz]ation|instance|form|kind|type|version|modification)s? of"
-                    r"( the| a| an| standard| classical| vanilla)?\s*$",
-                    before,
-                )
-            ):
+            if m.start >= name.end and m.start < window_end and _KIND_OF.search(before):
                 return m.slug
-            if re.match(r"\s*[-–]?\s*based\b", after) and name.end <= m.start < window_end:
+            if _BASED.match(after) and name.end <= m.start < window_end:
                 return m.slug
-            if re.match(r"\s*variant\b", after) and name.end <= m.start < window_end:
+            if _VARIANT.match(after) and name.end <= m.start < window_end:
                 return m.slug
         return ""
 
@@ -714,7 +886,9 @@ class _Name:
     full: str
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z\\(\[`\"'])|\n\s*\n")
+# a sentence ends after a full stop before a capital, or at a blank line
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s+[A-Z\\(\[`\"'])")
+_PARAGRAPH = re.compile(r"\n\s*\n")
 _CUE = re.compile(
     r"^(?:propos(?:e|es|ing)|introduc(?:e|es|ing)|present(?:s|ing)?|develop(?:s|ing)?|design(?:s|ing)?"
     r"|release|releases|call|calls|called|named|dubbed|termed|coined|name|term|dub|namely)$",
@@ -724,6 +898,16 @@ _CUE_SEARCH = re.compile(
     r"propos|introduc|present|develop|design|release|call|name|dub|term|coin", re.IGNORECASE
 )
 _NAMING = re.compile(r"^(?:call|calls|called|named|dubbed|termed|coined|name|dub|namely)$", re.IGNORECASE)
+# the same, case-sensitive, for folded text (see ``_folded``)
+_CUE_SEARCH_FOLDED = re.compile(_CUE_SEARCH.pattern)
+_CUE_FOLDED = re.compile(_CUE.pattern)
+_NAMING_FOLDED = re.compile(_NAMING.pattern)
+_KIND_OF = re.compile(
+    r"\b(variant|extension|generali[sz]ation|instance|form|kind|type|version|modification)s? of"
+    r"( the| a| an| standard| classical| vanilla)?\s*$"
+)
+_BASED = re.compile(r"\s*[-–]?\s*based\b")
+_VARIANT = re.compile(r"\s*variant\b")
 # the proposer must be the paper itself ("we", "this paper"), not earlier work
 _OWN = {"we", "paper", "work", "report", "article", "study", "here", "our", "herein", "letter", "thesis"}
 _OTHERS = {"existing", "prior", "previous", "recent", "earlier", "other", "related", "they", "authors"}
@@ -740,13 +924,42 @@ _NOT_NAMES = {
 _STRIP = ",.;:!?\"'`“”‘’{}[]*$~"
 
 
+def _cue_words(low: str) -> list[int]:
+    """Where the words that ``_CUE`` matches (punctuation aside) start, given the folded text.
+
+    Each starts with a ``_CUE_SEARCH`` stem, and the search finds it: stems are letters and do not
+    reach across words.
+    """
+    found = []
+    for m in _CUE_SEARCH_FOLDED.finditer(low):
+        i = m.start()
+        if i and low[i - 1].isalnum():
+            continue  # inside a word ("typically"): the common case, decided at once
+        if _word_starts_at(low, i):
+            end = _WORD.match(low, i)
+            if end is not None and _CUE_FOLDED.match(low[i : end.end()].rstrip(_STRIP)):
+                found.append(i)
+    return found
+
+
+def _word_starts_at(text: str, i: int) -> bool:
+    """Whether only ``_STRIP`` characters come before ``i`` in its word (``_WORD``)."""
+    while i > 0 and text[i - 1] in _STRIP:
+        i -= 1
+    return i == 0 or text[i - 1].isspace() or text[i - 1] in "()"
+
+
 MAX_SENTENCE = 1500
 """Longer "sentences" (no full stop in sight) are looked at in pieces: bounded work per name."""
 
 
 def _sentences(text: str) -> Iterator[tuple[int, int]]:
     start = 0
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    # searched apart, each with a fast first character, rather than as one alternation (the
+    # two cannot overlap: punctuation versus line breaks)
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(text)]
+    if "\n" in text:
+        ends = sorted([*ends, *(m.end() for m in _PARAGRAPH.finditer(text))])
     for end in [*ends, len(text)]:
         while end - start > MAX_SENTENCE:
             yield start, start + MAX_SENTENCE
@@ -760,6 +973,7 @@ def _clean(word: str) -> str:
     return word.strip(_STRIP)
 
 
+@lru_cache(maxsize=65536)
 def _looks_like_name(word: str) -> bool:
     """CamelCase, capitals, digits or hyphenated capitals: STEPQuant, FK-PINNs, S7, TIDES, Li_2."""
     w = _clean(word)
@@ -772,21 +986,28 @@ def _looks_like_name(word: str) -> bool:
     return inner_caps or digit or ("_" in w and w[0].isupper())
 
 
+@lru_cache(maxsize=65536)
 def _title_word(word: str) -> bool:
     w = _clean(word)
     return len(w) >= 2 and w[0].isupper() and w.lower() not in _NOT_NAMES and any(c.isalpha() for c in w)
 
 
 def _names_in_sentence(
-    masked: str, words: list[tuple[int, int]], by_long_start: dict[int, Abbreviation]
+    masked: str,
+    words: list[tuple[int, int]],
+    by_long_start: dict[int, Abbreviation],
+    candidates: list[int] | None = None,
 ) -> Iterator[_Name]:
+    """Names introduced in a sentence; ``candidates``: the only words that may be cue words."""
     texts = [masked[s:e] for s, e in words]
     n = len(words)
-    for i, w in enumerate(texts):
+    for i in range(n) if candidates is None else candidates:
+        w = texts[i]
         bare = _clean(w)
-        if not _CUE.match(bare):
+        folded = _folded(bare)
+        if not _CUE_FOLDED.match(folded):
             continue
-        naming = bool(_NAMING.match(bare)) and bare.lower() != "namely"
+        naming = bool(_NAMING_FOLDED.match(folded)) and bare.lower() != "namely"
         before = {_clean(t).lower() for t in texts[max(0, i - 6) : i]}
         if not naming and (not before & _OWN or before & _OTHERS):
             continue
@@ -880,15 +1101,20 @@ _RESOURCE_WORDS = (
 )
 
 
+_BENCH = re.compile(r"bench$", re.IGNORECASE)
+_DEFINITION = re.compile(r"^[\s,:()]*(?:\w+\)\s*,?\s*)?(?:is\s+)?(?:a|an|the)\b")
+_RESOURCE_PATTERNS = tuple((re.compile(rf"\b{word}"), kind) for word, kind in _RESOURCE_WORDS)
+
+
 def _resource_type(name: str, tail: str) -> str:
     """``benchmark``/``dataset``/``library`` when the definition right after the name says so."""
-    if re.search(r"bench$", name, re.IGNORECASE):
+    if _BENCH.search(name):
         return "benchmark"
     head = " ".join(tail.split()[:9])
-    if not re.match(r"^[\s,:()]*(?:\w+\)\s*,?\s*)?(?:is\s+)?(?:a|an|the)\b", head):
+    if not _DEFINITION.match(head):
         return ""
-    for word, kind in _RESOURCE_WORDS:
-        if re.search(rf"\b{word}", head):
+    for pattern, kind in _RESOURCE_PATTERNS:
+        if pattern.search(head):
             return kind
     return ""
 
