@@ -43,9 +43,13 @@ def child(folder: Path, out: Path, workers: int) -> None:
     """Run one build in this process and print its figures as JSON (called in a subprocess)."""
     from kg.errors import IssueLog
     from kg.pipeline import BuildOptions, build, write_outputs
+    from kg.store import staging
 
+    # the options kg build gives: the store is assembled on disk and swapped in, the cache is written
+    out.mkdir(parents=True, exist_ok=True)
+    options = BuildOptions(workers=workers, store=staging(out), cache=out, full=True)
     started = time.perf_counter()
-    result = build([folder], BuildOptions(workers=workers), IssueLog())
+    result = build([folder], options, IssueLog())
     built = time.perf_counter()
     write_outputs(result, out)
     ended = time.perf_counter()

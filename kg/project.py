@@ -1,8 +1,9 @@
 """RDF -> networkx views: the coauthor network, the topic map, the typed paper graph, one node's ego.
 
 Views are computed by SPARQL over a build's Oxigraph store (``build.store``, or
-``kg.store.open_store(DIR)`` for a persisted build); nothing goes into a view
-that is not in the graph.  Attributes are scalars only (str, int, float, bool;
+``kg.store.open_store(DIR)`` for a persisted build) or over any SPARQL 1.1 endpoint
+holding a kg graph (:class:`Endpoint`: ``kg viz --endpoint URL``); nothing goes into
+a view that is not in the graph.  Attributes are scalars only (str, int, float, bool;
 never None, never lists), so every view can be written as GraphML or GEXF.
 
 After :func:`decorate`, every node has
@@ -41,6 +42,22 @@ import pyoxigraph as ox
 from kg.errors import KgError
 from kg.vocab import PREFIXES
 
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """A SPARQL 1.1 endpoint (``oxigraph serve``, Jena Fuseki, ``kg serve``, ...) to compute views from.
+
+    Each view sends a few SELECT queries and reads every row: an endpoint that caps its results (``kg
+    serve --max-rows``, Virtuoso's ``ResultSetMaxRows``) must allow the largest, or the view is refused.
+    """
+
+    url: str
+    timeout: float | None = 600.0
+
+
+Source = ox.Store | Endpoint
+"""Where a view's rows come from."""
+
 Counting = Literal["full", "fractional"]
 SizeBy = Literal["papers", "degree"]
 
@@ -64,8 +81,10 @@ def _prefixes() -> str:
     return "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in sorted(PREFIXES.items()))
 
 
-def _select(store: ox.Store, query: str) -> list[dict[str, str]]:
+def _select(store: Source, query: str) -> list[dict[str, str]]:
     """Rows of a SELECT query: variable -> lexical value (unbound variables left out)."""
+    if isinstance(store, Endpoint):
+        return _select_remote(store, _prefixes() + query)
     result = store.query(_prefixes() + query)
     assert isinstance(result, ox.QuerySolutions)
     names = [v.value for v in result.variables]
@@ -78,6 +97,31 @@ def _select(store: ox.Store, query: str) -> list[dict[str, str]]:
                 row[name] = term.value
         rows.append(row)
     return rows
+
+
+def _select_remote(endpoint: Endpoint, text: str) -> list[dict[str, str]]:
+    from kg.sparql import Solutions, query_endpoint
+
+    result = query_endpoint(endpoint.url, text, timeout=endpoint.timeout)
+    if not isinstance(result, Solutions):
+        raise KgError(
+            f"endpoint {endpoint.url} did not answer a SELECT query with rows", code="endpoint-error"
+        )
+    if result.truncated:
+        raise KgError(
+            f"endpoint {endpoint.url} cut its answer at {len(result.rows):,} rows; a view needs them all "
+            "(raise the endpoint's row cap, e.g. kg serve --max-rows)",
+            code="endpoint-truncated",
+        )
+    names = result.variables
+    return [
+        {
+            n: t.value
+            for n, t in zip(names, row, strict=True)
+            if t is not None and not isinstance(t, ox.Triple)
+        }
+        for row in result.rows
+    ]
 
 
 def _year(text: str | None) -> int:
@@ -138,7 +182,7 @@ def _node(
     }
 
 
-def _paper_years(store: ox.Store) -> dict[str, int]:
+def _paper_years(store: Source) -> dict[str, int]:
     rows = _select(
         store,
         "SELECT ?paper ?year WHERE { ?paper a schema:ScholarlyArticle ; fabio:hasPublicationYear ?year }",
@@ -153,7 +197,7 @@ def _paper_years(store: ox.Store) -> dict[str, int]:
 
 
 def coauthors(
-    store: ox.Store, *, counting: Counting = "full", max_authors: int = 25, min_papers: int = 1
+    store: Source, *, counting: Counting = "full", max_authors: int = 25, min_papers: int = 1
 ) -> nx.Graph:
     """Persons, linked by the papers they wrote together.
 
@@ -220,7 +264,7 @@ def coauthors(
 # --- topics ----------------------------------------------------------------------------------------------
 
 
-def _concepts(store: ox.Store) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]]]:
+def _concepts(store: Source) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]]]:
     """Papers of each method and subject concept, and the concepts' labels and types."""
     rows = _select(
         store,
@@ -247,7 +291,7 @@ def _concepts(store: ox.Store) -> tuple[dict[str, set[str]], dict[str, dict[str,
     return papers, about
 
 
-def topics(store: ox.Store, *, min_occurrences: int = 1) -> nx.Graph:
+def topics(store: Source, *, min_occurrences: int = 1) -> nx.Graph:
     """Method concepts (``schema:mentions``) and arXiv subjects (``dcterms:subject``), linked by co-occurrence.
 
     A concept is kept when at least ``min_occurrences`` papers use it; the
@@ -290,7 +334,7 @@ _RELATIONS = (
 )
 
 
-def papers(store: ox.Store) -> nx.Graph:
+def papers(store: Source) -> nx.Graph:
     """The typed graph: papers linked to their persons, subjects, methods, repositories and areas.
 
     Edges have ``weight`` 1.0 and a ``relation`` (``creator``, ``subject``,
@@ -400,7 +444,7 @@ def find(graph: nx.Graph, focus: str) -> str:
     raise KgError(f"{focus!r} names {len(partial)} nodes; be more precise: {shown}", code="ambiguous-focus")
 
 
-def ego(store: ox.Store, focus: str, depth: int = 2) -> nx.Graph:
+def ego(store: Source, focus: str, depth: int = 2) -> nx.Graph:
     """The neighbourhood of one person, paper, subject, method or repository in the typed graph.
 
     ``focus`` is an IRI or a label (see :func:`find`); ``depth`` counts steps in
@@ -589,22 +633,22 @@ class ViewOptions:
     max_nodes: int = DEFAULT_MAX_NODES
 
 
-def _coauthors(store: ox.Store, o: ViewOptions) -> nx.Graph:
+def _coauthors(store: Source, o: ViewOptions) -> nx.Graph:
     """Persons linked by joint papers (full or fractional counting)."""
     return coauthors(store, counting=o.counting, max_authors=o.max_authors, min_papers=o.min_papers)
 
 
-def _topics(store: ox.Store, o: ViewOptions) -> nx.Graph:
+def _topics(store: Source, o: ViewOptions) -> nx.Graph:
     """Methods and arXiv subjects linked by co-occurrence in papers."""
     return topics(store, min_occurrences=o.min_occurrences)
 
 
-def _papers(store: ox.Store, o: ViewOptions) -> nx.Graph:
+def _papers(store: Source, o: ViewOptions) -> nx.Graph:
     """Papers with their persons, subjects, methods, repositories and areas."""
     return papers(store)
 
 
-def _ego(store: ox.Store, o: ViewOptions) -> nx.Graph:
+def _ego(store: Source, o: ViewOptions) -> nx.Graph:
     """The neighbourhood of one person, paper or concept (--focus, --depth)."""
     if not o.focus:
         raise KgError(
@@ -613,7 +657,7 @@ def _ego(store: ox.Store, o: ViewOptions) -> nx.Graph:
     return ego(store, o.focus, o.depth)
 
 
-VIEWS: dict[str, Callable[[ox.Store, ViewOptions], nx.Graph]] = {
+VIEWS: dict[str, Callable[[Source, ViewOptions], nx.Graph]] = {
     "coauthors": _coauthors,
     "topics": _topics,
     "papers": _papers,
@@ -622,7 +666,7 @@ VIEWS: dict[str, Callable[[ox.Store, ViewOptions], nx.Graph]] = {
 """The views by name: each computes an undecorated graph from a store."""
 
 
-def view(store: ox.Store, name: str, options: ViewOptions | None = None) -> nx.Graph:
+def view(store: Source, name: str, options: ViewOptions | None = None) -> nx.Graph:
     """The named view, cut to ``max_nodes`` and decorated: what ``kg viz`` draws and exporters write.
 
     >>> from kg.store import memory

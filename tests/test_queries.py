@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from kg.cli import app
 from kg.errors import UsageError
-from kg.queries import PARAM_KINDS, QUERIES, Param, named_query
+from kg.queries import PARAM_KINDS, QUERIES, Param, named_query, sized
 from kg.sparql import Solutions, bind, execute
 
 DCT = Namespace("http://purl.org/dc/terms/")
@@ -48,7 +48,8 @@ def g(built: Path) -> rdflib.Graph:
 
 def run(store: ox.Store, name: str, **values: str) -> Solutions:
     query = named_query(name)
-    result = execute(store, bind(query.text, query.bindings(values)), limit=query.limit(values), source=name)
+    cap = query.limit(values)
+    result = execute(store, bind(sized(query.text, cap), query.bindings(values)), limit=cap, source=name)
     assert isinstance(result, Solutions)
     return result
 
@@ -293,6 +294,21 @@ def test_introduced_methods(store: ox.Store, g: rdflib.Graph) -> None:
     assert sorted((p, m, lab, set(filter(None, (r or "").split("; ")))) for p, m, lab, r in got) == sorted(
         expected
     )
+
+
+def test_introduced_methods_page_is_the_start_of_the_whole_list(store: ox.Store) -> None:
+    """The row cap is written into the query's sorting sub-select (``#@limit``): a page of the
+    list is its start, cut where the whole list would be, and the cut is still reported."""
+    whole = run(store, "introduced-methods", limit="100000")
+    assert not whole.truncated and len(whole.rows) > 20
+    labels = [row[whole.variables.index("label")].value for row in whole.rows]  # type: ignore[union-attr]
+    assert labels == sorted(labels)
+    for cap in (1, 7, 20):
+        page = run(store, "introduced-methods", limit=str(cap))
+        assert page.rows == whole.rows[:cap]
+        assert page.truncated
+    assert "LIMIT 8\n" in sized(QUERIES["introduced-methods"].text, 7)
+    assert "#@limit" not in sized(QUERIES["introduced-methods"].text, None)
 
 
 def test_papers_in_subject(store: ox.Store, g: rdflib.Graph) -> None:

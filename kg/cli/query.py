@@ -39,6 +39,7 @@ def query(
     Examples: kg query summary; kg query coauthors --param author="Thomas Hofmann";
     kg query 'SELECT ?s WHERE { ?s a foaf:Person }' --format csv --limit 5
     """
+    from kg.queries import sized
     from kg.sparql import FORMATS, Graph, Solutions, bind, execute, query_endpoint, serialize
 
     if fmt not in FORMATS:
@@ -48,7 +49,7 @@ def query(
         text, source, terms, cap = prepare(query, values)
         if limit is not None:
             cap = limit if cap is None else min(cap, limit)
-        bound = bind(text, terms)
+        bound = bind(sized(text, cap), terms)
         if endpoint is not None:
             result = query_endpoint(endpoint, bound, limit=cap, timeout=timeout)
         else:

@@ -38,6 +38,13 @@ def viz(
     output: Annotated[
         Path | None, typer.Option("--output", help="HTML file to write [default: OUT/VIEW.html].")
     ] = None,
+    endpoint: Annotated[
+        str | None,
+        typer.Option(help="Read the graph from this SPARQL 1.1 endpoint URL instead of OUT/store."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=0.1, help="--endpoint: seconds to wait for each of the view's queries.")
+    ] = 600.0,
     open_page: Annotated[bool, typer.Option("--open", help="Open the page in a browser.")] = False,
     counting: Annotated[
         CountingName,
@@ -72,9 +79,11 @@ def viz(
     The page works offline (everything inlined) and is the same for the same graph and seed.
 
     Example: kg viz coauthors --out outputs --counting fractional --min-papers 2
+
+    Example: kg viz topics --endpoint http://localhost:7878/query --output topics.html
     """
     from kg import viz as pages
-    from kg.project import ViewOptions
+    from kg.project import Endpoint, Source, ViewOptions
     from kg.project import view as compute
     from kg.store import open_store
 
@@ -92,8 +101,8 @@ def viz(
     )
     target = output or out / f"{view.value}.html"
     try:
-        store = open_store(out)
-        graph = compute(store, view.value, options)
+        source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
+        graph = compute(source, view.value, options)
         if graph.graph.get("omitted_nodes"):
             err.print(f"kg viz: {pages.notice(graph)}", markup=False)
         pages.write(graph, target)
