@@ -124,19 +124,28 @@ class Resolution:
     persons: dict[str, Person] = field(default_factory=dict)
     areas: dict[str, Area] = field(default_factory=dict)
     records: int = 0
+    _pairs: Counter[tuple[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def coauthor_pairs(self) -> Counter[tuple[str, str]]:
         """Joint papers per unordered pair of person keys (``a < b``); papers with more than
-        :data:`MAX_COAUTHORS` authors add none."""
-        pairs: Counter[tuple[str, str]] = Counter()
-        for paper in self.papers:
-            people = sorted({a.person for a in paper.authors})
-            if len(people) > MAX_COAUTHORS:
-                continue
-            for i, a in enumerate(people):
-                for b in people[i + 1 :]:
-                    pairs[(a, b)] += 1
-        return pairs
+        :data:`MAX_COAUTHORS` authors add none.  Counted once: the assembler and the build's
+        summary both ask, and a resolution's papers do not change."""
+        if self._pairs is None:
+            pairs: Counter[tuple[str, str]] = Counter()
+            for paper in self.papers:
+                people = sorted(persons_of(paper))
+                if len(people) > MAX_COAUTHORS:
+                    continue
+                for i, a in enumerate(people):
+                    for b in people[i + 1 :]:
+                        pairs[(a, b)] += 1
+            self._pairs = pairs
+        return self._pairs
+
+
+def persons_of(paper: Paper) -> set[str]:
+    """The keys of a paper's authors (a person listed twice counts once)."""
+    return {a.person for a in paper.authors}
 
 
 MAX_COAUTHORS = 100
@@ -174,7 +183,7 @@ class Resolver:
                 self.log.warn(members[0].record.at, "paper-key-collision", f"paper key {paper.key} reused")
                 continue
             papers[paper.key] = paper
-            if len({a.person for a in paper.authors}) > MAX_COAUTHORS:
+            if len(persons_of(paper)) > MAX_COAUTHORS:
                 self.log.warn(
                     members[0].record.at,
                     "many-authors",
