@@ -33,8 +33,7 @@ from kg import __version__
 from kg.errors import KgError
 
 if TYPE_CHECKING:
-    from kg.pipeline import Build
-    from kg.project import ViewOptions
+    pass
 
 PHYSICS_LIMIT = 300
 """Above this many nodes the page starts with physics off (positions come from Python)."""
@@ -247,19 +246,3 @@ def write(graph: nx.Graph, target: Path, *, title: str | None = None) -> Path:
         f.write(page)
 
     return write_atomically(target, put)
-
-
-def _build_page(build: Build, target: Path, name: str, options: ViewOptions | None = None) -> Path:
-    from kg.project import view
-
-    return write(view(build.store, name, options), target, title=f"kg · {name}")
-
-
-def write_coauthors(build: Build, target: Path) -> Path:
-    """``kg build``'s ``coauthors.html``: the coauthor network with default options."""
-    return _build_page(build, target, "coauthors")
-
-
-def write_topics(build: Build, target: Path) -> Path:
-    """``kg build``'s ``topics.html``: methods and subjects linked by co-occurrence."""
-    return _build_page(build, target, "topics")
