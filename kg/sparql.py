@@ -379,6 +379,10 @@ def collect_triples(triples: Iterable[ox.Triple], limit: int | None) -> Graph:
     return Graph(got)
 
 
+_GRAPH_FORMATS = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE}
+"""Graph media types an endpoint may answer CONSTRUCT and DESCRIBE with."""
+
+
 def query_endpoint(url: str, text: str, *, limit: int | None = None, timeout: float | None = None) -> Result:
     """Run a query against a SPARQL 1.1 endpoint (protocol POST, results as JSON or N-Triples).
 
@@ -414,19 +418,21 @@ def query_endpoint(url: str, text: str, *, limit: int | None = None, timeout: fl
         reason = getattr(e, "reason", e)
         raise KgError(f"cannot reach endpoint {url}: {reason}", None, "endpoint-unreachable") from e
     try:
+        got: Result | None = None
         if kind in ("application/sparql-results+json", "application/json"):
             got = collect(ox.parse_query_results(body, format=ox.QueryResultsFormat.JSON), limit)
-            if cut and isinstance(got, Solutions):
+        elif kind in ("application/sparql-results+xml", "application/xml"):
+            got = collect(ox.parse_query_results(body, format=ox.QueryResultsFormat.XML), limit)
+        elif kind in _GRAPH_FORMATS:
+            triples = (
+                ox.Triple(q.subject, q.predicate, q.object)
+                for q in ox.parse(body, format=_GRAPH_FORMATS[kind])
+            )
+            got = collect_triples(triples, limit)
+        if got is not None:
+            if cut and isinstance(got, Solutions | Graph):
                 got.truncated = True
             return got
-        if kind in ("application/sparql-results+xml", "application/xml"):
-            return collect(ox.parse_query_results(body, format=ox.QueryResultsFormat.XML), limit)
-        graph_format = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE}
-        if kind in graph_format:
-            triples = (
-                ox.Triple(q.subject, q.predicate, q.object) for q in ox.parse(body, format=graph_format[kind])
-            )
-            return collect_triples(triples, limit)
     except (SyntaxError, ValueError) as e:
         raise KgError(f"endpoint {url} sent unreadable {kind}: {e}", None, "endpoint-error") from e
     raise KgError(f"endpoint {url} sent {kind}, not SPARQL results", None, "endpoint-error")
