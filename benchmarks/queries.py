@@ -12,7 +12,7 @@ parser's own cost) and each query runs in a forked child, killed after ``--rdfli
 Usage::
 
     python benchmarks/queries.py --papers 100000 [--work /tmp/kg-query-bench] [--repeat 5]
-        [--rdflib-timeout 120] [--skip-rdflib]
+        [--rdflib-timeout 120] [--skip-rdflib] [--only NAME,...]
 """
 
 from __future__ import annotations
@@ -160,11 +160,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--rdflib-timeout", type=float, default=120.0)
     parser.add_argument("--skip-rdflib", action="store_true")
+    parser.add_argument("--only", help="time only these named queries (comma-separated)")
     args = parser.parse_args()
     out = args.built or prepare(args.papers, args.work)
     store = ox.Store.read_only(str(out / "store"))
     print(f"{out}: {len(store):,} triples", file=sys.stderr)
     queries = texts(store)
+    if args.only:
+        wanted = [name.strip() for name in args.only.split(",") if name.strip()]
+        unknown = sorted(set(wanted) - set(queries))
+        if unknown:
+            parser.error(f"unknown queries: {', '.join(unknown)}; choose from: {', '.join(queries)}")
+        queries = {name: queries[name] for name in wanted}
     if not args.skip_rdflib:
         started = time.perf_counter()
         _GRAPH = rdflib_graph(store)

@@ -57,6 +57,8 @@ class Extract:
 
     items: list[tuple[Record, list[Mention]]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
+    encoded: list[bytes] | None = None
+    """The items already encoded for the cache, batch by batch, when workers did it (:func:`encode_items`)."""
 
 
 @dataclass(slots=True)
@@ -203,14 +205,45 @@ def decode_mention(v: list[Any], path: str) -> Mention:
     )
 
 
+def encode_items(items: Iterable[tuple[Record, list[Mention]]]) -> bytes:
+    """Records with their mentions as one gzip member holding the JSON of the items, comma-separated
+    and without brackets: a piece of a cache entry's ``items`` list (see :func:`dumps_extract`).
+
+    Extraction workers encode their batches this way, so the build's own process only joins them.
+    """
+    text = json.dumps(
+        [[encode_record(r), [encode_mention(m) for m in ms]] for r, ms in items],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return gzip.compress(text[1:-1].encode("utf-8"), compresslevel=1, mtime=0)
+
+
 def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
-    data = {
-        "source": [source.path, source.digest, source.reader] if source else None,
-        "items": [[encode_record(r), [encode_mention(m) for m in ms]] for r, ms in extract.items],
-        "issues": [[i.at.path, i.at.line, i.severity, i.code, i.message] for i in extract.issues],
-    }
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return gzip.compress(text, compresslevel=1, mtime=0)  # speed over size: the cache is local
+    """A cache entry: gzip'd JSON of the file's source, items and issues.
+
+    Pieces the workers encoded (``extract.encoded``, see :func:`encode_items`) are joined as
+    they are: gzip members concatenated decompress to their texts concatenated.
+    """
+    head = {"source": [source.path, source.digest, source.reader] if source else None}
+    issues = [[i.at.path, i.at.line, i.severity, i.code, i.message] for i in extract.issues]
+    pieces = extract.encoded
+    if pieces is None or len(pieces) == 0:
+        pieces = [encode_items(extract.items)] if extract.items else []
+
+    def member(text: str) -> bytes:
+        return gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0)
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    members = [member(dumps(head)[:-1] + ',"items":[')]
+    for i, piece in enumerate(pieces):
+        if i:
+            members.append(member(","))
+        members.append(piece)
+    members.append(member(f'],"issues":{dumps(issues)}}}'))
+    return b"".join(members)
 
 
 def loads_extract(blob: bytes) -> tuple[SourceFile | None, Extract]:

@@ -89,6 +89,15 @@ def load(store: ox.Store, quads: Iterable[ox.Quad]) -> int:
     return count
 
 
+def loading(store: ox.Store, quads: Iterable[ox.Quad]) -> Iterator[ox.Quad]:
+    """``quads`` again, each batch of them bulk-loaded into ``store`` before it is passed on (so a
+    serializer can write what is being loaded in the same pass)."""
+    iterator = iter(quads)
+    while batch := list(islice(iterator, BATCH)):
+        store.bulk_extend(batch)
+        yield from batch
+
+
 def sorted_triples(store: ox.Store) -> list[ox.Triple]:
     """All triples of the default graph in a stable order (subject, predicate, object)."""
     quads = list(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))

@@ -60,7 +60,9 @@ def test_changed_file(corpus: Path, tmp_path: Path) -> None:
     run(corpus, tmp_path / "out")
     daily = corpus / DAILY.name
     lines = daily.read_text(encoding="utf-8").split("\n")
-    lines[2] = "A brand new abstract replaces the first one, so one paper goes and another comes in its place."
+    lines[2] = (
+        "A brand new abstract replaces the first one, so one paper goes and another comes in its place."
+    )
     daily.write_text("\n".join(lines), encoding="utf-8")
     again = run(corpus, tmp_path / "out")
     assert (again.files_read, again.files_reused) == (1, 1)
@@ -92,3 +94,33 @@ def test_damaged_cache_entry_is_read_again(corpus: Path, tmp_path: Path) -> None
         entry.write_bytes(b"not gzip")
     again = run(corpus, tmp_path / "out")
     assert (again.files_read, again.files_reused) == (2, 0)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cache_entries_joined_from_worker_batches_are_the_one_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Workers encode their batches for the cache (gzip members joined by the build); an entry
+    decompresses to exactly the JSON one encoding of the whole extract gives, and reads back whole."""
+    import gzip
+
+    from kg import pipeline
+    from kg.cache import Extract, dumps_extract, loads_extract
+    from kg.readers import digest
+    from kg.records import SourceFile
+
+    monkeypatch.setattr(pipeline, "BATCH", 3)  # many batches even for a seed page
+    log = IssueLog()
+    with pipeline.Extraction(None, workers) as extraction:
+        for path in sorted(SEEDS.iterdir()):
+            item = pipeline.InputFile(path, path.name)
+            extract = extraction.read(item, digest(path), log)
+            assert extract.encoded is not None and len(extract.encoded) > 1
+            source = extract.items[0][0].source
+            joined = dumps_extract(extract, source)
+            whole = dumps_extract(Extract(extract.items, extract.issues), source)
+            assert gzip.decompress(joined) == gzip.decompress(whole)
+            again_source, again = loads_extract(joined)
+            assert again_source == SourceFile(source.path, source.digest, source.reader)
+            assert again.items == extract.items
+            assert again.issues == extract.issues

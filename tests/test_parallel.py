@@ -9,7 +9,7 @@ import pytest
 
 from kg.errors import IssueLog
 from kg.pipeline import BuildOptions, build
-from tests.conftest import ROOT, assert_isomorphic, to_rdflib
+from tests.conftest import ROOT, SEEDS, assert_isomorphic, to_rdflib
 
 
 def test_workers_give_the_same_graph_and_issues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,3 +58,24 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr("kg.pipeline.DASK_CONNECT_TIMEOUT", 2)
     with pytest.raises(KgError, match="Dask scheduler"):
         build([ROOT / "seeds"], BuildOptions(scheduler="tcp://127.0.0.1:9"), IssueLog())
+
+
+def test_the_collector_is_paused_during_a_build_and_resumed_after(tmp_path: Path) -> None:
+    """A build pauses Python's cyclic garbage collector (it only adds long-lived objects) and
+    turns it back on afterwards, also when the build fails."""
+    import gc
+
+    from kg.errors import KgError
+
+    seen: list[bool] = []
+    assert gc.isenabled()
+    build([SEEDS], BuildOptions(workers=2), IssueLog(), progress=lambda item: seen.append(gc.isenabled()))
+    assert seen and not any(seen)
+    assert gc.isenabled()
+
+    def fail(item: object) -> None:
+        raise KgError("stop", code="test")
+
+    with pytest.raises(KgError):
+        build([SEEDS], BuildOptions(), IssueLog(), progress=fail)
+    assert gc.isenabled()

@@ -254,6 +254,24 @@ def test_limit_keeps_the_strongest_nodes_and_says_what_it_left_out() -> None:
     assert cut.graph["nodes_total"] == 5
 
 
+@pytest.mark.parametrize("max_nodes", [0, 1, 10, 25, 10_000])
+def test_a_coauthor_view_cut_while_built_equals_the_whole_network_cut(
+    seed_build: Build, max_nodes: int
+) -> None:
+    """coauthors(max_nodes=N) makes only the nodes limit() keeps: the same nodes, attributes, edges
+    and totals as building the whole network and cutting it."""
+    whole = project.limit(project.coauthors(seed_build.store), max_nodes)
+    cut = project.limit(project.coauthors(seed_build.store, max_nodes=max_nodes), max_nodes)
+    assert list(cut.nodes(data=True)) == list(whole.nodes(data=True))
+    assert sorted(
+        (*sorted((a, b)), d["weight"], d["joint_papers"]) for a, b, d in cut.edges(data=True)
+    ) == sorted((*sorted((a, b)), d["weight"], d["joint_papers"]) for a, b, d in whole.edges(data=True))
+    for key in ("nodes_total", "edges_total", "omitted_nodes", "omitted_edges"):
+        assert cut.graph[key] == whole.graph[key]
+    if max_nodes < seed_build.summary()["persons"]:
+        assert cut.graph["omitted_nodes"] > 0
+
+
 def test_size_by_degree() -> None:
     g = project.decorate(nx.star_graph(4), size_by="degree")
     assert g.nodes[0]["size"] == project.SIZE_MAX

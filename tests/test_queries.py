@@ -465,3 +465,101 @@ def test_kg_open(built: Path) -> None:
         iter(graph.query("SELECT (COUNT(*) AS ?n) WHERE { ?p a foaf:Person }", initNs={"foaf": FOAF}))
     )
     assert int(count) == 70
+
+
+# --- forms that stand in for slower ones: the same rows -----------------------------------------------
+#
+# The method queries sort on a short prefix of a name or label before the whole of it, compare IRIs with
+# sameTerm rather than != and count rows rather than distinct papers where a paper cannot come twice.
+# A small graph where those shortcuts would show: names and labels alike in their first 12 characters,
+# longer than the 15 bytes kept inline, with letters beyond ASCII, and a method name that two concepts
+# answer to (one by its slug, one by a label).
+
+_TIES = """
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix fabio: <http://purl.org/spar/fabio/> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix schema: <https://schema.org/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix m: <https://w3id.org/kg/method/> .
+@prefix e: <https://example.org/> .
+
+m:conv a skos:Concept ; skos:inScheme m:scheme ; skos:prefLabel "convolutional network"@en .
+m:convnet a skos:Concept ; skos:inScheme m:scheme ; skos:prefLabel "convolutional neural network"@en ;
+    skos:altLabel "conv"@en .
+m:convo a skos:Concept ; skos:inScheme m:scheme ; skos:prefLabel "convolution"@en .
+m:zeta a skos:Concept ; skos:inScheme m:scheme ; skos:prefLabel "Étude"@en .
+
+e:p1 dcterms:creator e:a, e:b, e:c ; schema:mentions m:conv, m:convnet, m:zeta ;
+    fabio:hasPublicationYear "2021"^^xsd:gYear .
+e:p2 dcterms:creator e:b, e:d ; schema:mentions m:conv, m:convo ; fabio:hasPublicationYear "2022"^^xsd:gYear .
+e:p3 dcterms:creator e:c, e:d, e:e ; schema:mentions m:convnet, m:convo, m:zeta ;
+    fabio:hasPublicationYear "2021"^^xsd:gYear .
+e:p4 dcterms:creator e:e ; schema:mentions m:conv .
+e:a foaf:name "Alexandra Bergström-Smith" .
+e:b foaf:name "Alexandra Bergström-Jones" .
+e:c foaf:name "Alexandra B" .
+e:d foaf:name "Ærøskøbing Ølund-Åberg" .
+e:e foaf:name "Alexandra Bergström" .
+"""
+
+
+@pytest.fixture(scope="module")
+def ties() -> ox.Store:
+    store = ox.Store()
+    store.load(_TIES.encode(), ox.RdfFormat.TURTLE)
+    return store
+
+
+def _values(result: Solutions) -> list[tuple[str | None, ...]]:
+    return [tuple(None if t is None else _text(t) for t in row) for row in result.rows]
+
+
+def test_method_people_sorts_on_whole_names(ties: ox.Store) -> None:
+    got = _values(run(ties, "method-people", method="conv"))
+    # "conv" is m:conv's slug and m:convnet's label: p1, p2, p3 and p4 mention one or the other
+    per = {"a": 1, "b": 2, "c": 2, "d": 2, "e": 2}
+    names = {
+        "a": "Alexandra Bergström-Smith",
+        "b": "Alexandra Bergström-Jones",
+        "c": "Alexandra B",
+        "d": "Ærøskøbing Ølund-Åberg",
+        "e": "Alexandra Bergström",
+    }
+    expected = sorted(
+        ((f"https://example.org/{k}", names[k], str(n)) for k, n in per.items()),
+        key=lambda r: (-int(r[2]), r[1]),
+    )
+    assert got == expected
+
+
+def test_method_trend_sorts_on_whole_labels(ties: ox.Store) -> None:
+    got = _values(run(ties, "method-trend"))
+    base = "https://w3id.org/kg/method/"
+    expected = [
+        (base + "convo", "convolution", "2021", "1"),
+        (base + "convo", "convolution", "2022", "1"),
+        (base + "conv", "convolutional network", "2021", "1"),
+        (base + "conv", "convolutional network", "2022", "1"),
+        (base + "convnet", "convolutional neural network", "2021", "2"),
+        (base + "zeta", "Étude", "2021", "2"),
+    ]
+    assert got == expected
+    assert _values(run(ties, "method-trend", method="conv")) == expected[2:5]
+
+
+def test_method_cooccurrence_of_two_concepts(ties: ox.Store) -> None:
+    got = _values(run(ties, "method-cooccurrence", method="CONV"))
+    base = "https://w3id.org/kg/method/"
+    # each concept the name answers to counts the other one where both are mentioned (p1)
+    assert sorted(got) == sorted(
+        [
+            (base + "convo", "convolution", "2"),
+            (base + "zeta", "Étude", "2"),
+            (base + "conv", "convolutional network", "1"),
+            (base + "convnet", "convolutional neural network", "1"),
+        ]
+    )
+    assert [r[2] for r in got] == ["2", "2", "1", "1"]
+    assert [r[1] for r in got[:2]] == ["convolution", "Étude"]
