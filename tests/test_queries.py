@@ -563,3 +563,53 @@ def test_method_cooccurrence_of_two_concepts(ties: ox.Store) -> None:
     )
     assert [r[2] for r in got] == ["2", "2", "1", "1"]
     assert [r[1] for r in got[:2]] == ["convolution", "Étude"]
+
+
+# papers-in-subject sorts on two short keys of a paper IRI after kg's base (then on the IRI itself): IRIs
+# alike in their first 14 or 29 characters after the base, one that ends where another goes on, IRIs
+# outside the base on either side of it, letters beyond ASCII, papers without a year and a paper shown
+# by two subjects.
+_PAPERS = """
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix fabio: <http://purl.org/spar/fabio/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix s: <https://w3id.org/kg/arxiv/> .
+@prefix p: <https://w3id.org/kg/id/paper/> .
+
+s:cs skos:notation "cs" .
+s:cs.LG skos:notation "cs.LG" ; skos:broader s:cs .
+s:cs.AI skos:notation "cs.AI" ; skos:broader s:cs .
+p:arxiv-2101.00417 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:arxiv-2101.00412 dcterms:subject s:cs.LG, s:cs.AI ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:arxiv-2101.0041 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:arxiv-2101.004 dcterms:subject s:cs.AI ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:a-0123456789abcdef0123456789abcdef01 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:a-0123456789abcdef0123456789abcdef0 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:a-0123456789abcdef0123456789abcdef00 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:é-2101 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:z-2101 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+<https://a.example/p1> dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+<https://w3id.org/kg/id/paperz> dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+<urn:x:p2> dcterms:subject s:cs.AI ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+p:arxiv-2201.00001 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2022"^^xsd:gYear .
+p:arxiv-2102.00001 dcterms:subject s:cs.LG .
+p:arxiv-2101.00001 dcterms:subject s:cs.AI .
+<https://a.example/p3> dcterms:subject s:cs.LG .
+"""
+
+
+def test_papers_in_subject_sorts_on_whole_iris() -> None:
+    store = ox.Store()
+    store.load(_PAPERS.encode(), ox.RdfFormat.TURTLE)
+    whole = run(store, "papers-in-subject", subject="cs", limit="1000")
+    got = [(r[0], r[1], r[2]) for r in rows(whole, "paper", "year", "via")]
+    dated = sorted((r for r in got if r[1] is not None), key=lambda r: (-int(r[1]), r[0], r[2]))  # type: ignore[arg-type]
+    undated = sorted((r for r in got if r[1] is None), key=lambda r: (r[0], r[2]))
+    assert got == dated + undated
+    assert len(got) == 17 and len(undated) == 3
+    assert ("https://w3id.org/kg/id/paper/arxiv-2101.00412", "2021", "cs.AI") in got
+    for cap in range(1, len(got) + 1):
+        page = run(store, "papers-in-subject", subject="cs", limit=str(cap))
+        assert page.rows == whole.rows[:cap]
+        assert page.truncated == (cap < len(got))
