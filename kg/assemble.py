@@ -41,12 +41,6 @@ Triple = ox.Quad
 """Statements of the default graph: pyoxigraph Quads (``Quad(s, p, o)``), which the bulk loader takes as they are."""
 
 
-@lru_cache(maxsize=1 << 16)
-def _quoted(key: str) -> str:
-    """A key as an IRI path segment (a paper's key is quoted once for all the IRIs minted from it)."""
-    return quote(key, safe="-._~")
-
-
 @dataclass(frozen=True, slots=True)
 class Namer:
     """Mints the IRIs of built data under one base IRI.
@@ -61,19 +55,19 @@ class Namer:
         return ox.NamedNode(self.base + path)
 
     def paper(self, key: str) -> ox.NamedNode:
-        return self._iri("paper/" + _quoted(key))
+        return self._iri("paper/" + quote(key, safe="-._~"))
 
     def person(self, key: str) -> ox.NamedNode:
         return self._iri("person/" + quote("_".join(key.casefold().split()), safe="-._~"))
 
     def authorship(self, paper_key: str, position: int) -> ox.NamedNode:
-        return self._iri(f"authorship/{_quoted(paper_key)}-{position}")
+        return self._iri(f"authorship/{quote(paper_key, safe='-._~')}-{position}")
 
     def evidence(self, paper_key: str, key: str) -> ox.NamedNode:
-        return self._iri(f"evidence/{_quoted(paper_key)}-{_quoted(key)}")
+        return self._iri(f"evidence/{quote(paper_key, safe='-._~')}-{quote(key, safe='-._~')}")
 
     def record(self, key: str) -> ox.NamedNode:
-        return self._iri("record/" + _quoted(key))
+        return self._iri("record/" + quote(key, safe="-._~"))
 
     def area(self, key: str) -> ox.NamedNode:
         return self._iri("area/" + quote(key.replace("/", "--"), safe="-._~"))
@@ -91,13 +85,11 @@ class Namer:
         return self._iri("resource/" + quote(key, safe="-._~"))
 
 
-@lru_cache(maxsize=4096)
 def subject_iri(code: str) -> ox.NamedNode:
     """The concept of an arXiv category code (also of unknown codes, kept as written)."""
     return ox.NamedNode(ARXIV_BASE + quote(code, safe="-._~"))
 
 
-@lru_cache(maxsize=4096)
 def method_iri(slug: str) -> ox.NamedNode:
     """The concept of a known method of ``ontology/methods.ttl``."""
     return ox.NamedNode(METHOD_BASE + quote(slug, safe="-._~"))
@@ -107,7 +99,6 @@ def string(text: str) -> ox.Literal:
     return ox.Literal(text)
 
 
-@lru_cache(maxsize=4096)
 def integer(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=XSD.integer)
 
