@@ -227,9 +227,7 @@ def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
     """
     head = {"source": [source.path, source.digest, source.reader] if source else None}
     issues = [[i.at.path, i.at.line, i.severity, i.code, i.message] for i in extract.issues]
-    pieces = extract.encoded
-    if pieces is None or len(pieces) == 0:
-        pieces = [encode_items(extract.items)] if extract.items else []
+    pieces = extract.encoded or ([encode_items(extract.items)] if extract.items else [])
 
     def member(text: str) -> bytes:
         return gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0)

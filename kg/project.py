@@ -30,10 +30,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import networkx as nx
 import numpy as np
@@ -287,8 +287,7 @@ def coauthors(
         for (a, b), weight in weights.items():
             strength[a] += weight
             strength[b] += weight
-        ranked = sorted(people, key=lambda p: (-len(papers_of[p]), -strength[p], p))  # as limit() ranks
-        chosen = set(ranked[: max(0, max_nodes)])
+        chosen = strongest(people, {p: len(papers_of[p]) for p in people}, strength, max_nodes)
         graph.graph.update(nodes_total=len(people), edges_total=len(weights))
     for person in people:
         if person not in chosen:
@@ -534,9 +533,8 @@ def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES) -> nx.Graph:
     if graph.number_of_nodes() <= max_nodes:
         kept = graph
     else:
-        strength = dict(graph.degree(weight="weight"))
-        ranked = sorted(graph, key=lambda n: (-graph.nodes[n].get("papers", 0), -strength[n], str(n)))
-        chosen = set(ranked[: max(0, max_nodes)])
+        papers = {n: graph.nodes[n].get("papers", 0) for n in graph}
+        chosen = strongest(graph, papers, dict(graph.degree(weight="weight")), max_nodes)
         kept = _induced(graph, chosen)
     kept.graph.update(
         nodes_total=total_nodes,
@@ -547,7 +545,23 @@ def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES) -> nx.Graph:
     return kept
 
 
-def _induced(graph: nx.Graph, chosen: set[Hashable]) -> nx.Graph:
+_Node = TypeVar("_Node", bound=Hashable)
+
+
+def strongest(
+    nodes: Iterable[_Node], papers: Mapping[_Node, float], strength: Mapping[_Node, float], max_nodes: int
+) -> set[_Node]:
+    """The ``max_nodes`` nodes that :func:`limit` keeps: most papers, then highest weighted degree
+    (``strength``), then by name.
+
+    >>> sorted(strongest("abc", {"a": 1, "b": 2, "c": 1}, {"a": 0.5, "b": 0, "c": 3}, 2))
+    ['b', 'c']
+    """
+    ranked = sorted(nodes, key=lambda n: (-papers[n], -strength.get(n, 0.0), str(n)))
+    return set(ranked[: max(0, max_nodes)])
+
+
+def _induced(graph: nx.Graph, chosen: set[Any]) -> nx.Graph:
     """The subgraph of ``chosen`` as a new graph, in the order ``graph.subgraph(...).copy()`` gives,
     but reading only the chosen nodes' adjacency (a subgraph view filters every lookup)."""
     kept = nx.Graph()

@@ -82,8 +82,7 @@ def clean(out: Path) -> None:
 def load(store: ox.Store, quads: Iterable[ox.Quad]) -> int:
     """Bulk-load quads in batches (the assembler's are all in the default graph); returns how many."""
     count = 0
-    iterator = iter(quads)
-    while batch := list(islice(iterator, BATCH)):
+    for batch in _batches(quads):
         store.bulk_extend(batch)
         count += len(batch)
     return count
@@ -92,10 +91,15 @@ def load(store: ox.Store, quads: Iterable[ox.Quad]) -> int:
 def loading(store: ox.Store, quads: Iterable[ox.Quad]) -> Iterator[ox.Quad]:
     """``quads`` again, each batch of them bulk-loaded into ``store`` before it is passed on (so a
     serializer can write what is being loaded in the same pass)."""
-    iterator = iter(quads)
-    while batch := list(islice(iterator, BATCH)):
+    for batch in _batches(quads):
         store.bulk_extend(batch)
         yield from batch
+
+
+def _batches(quads: Iterable[ox.Quad]) -> Iterator[list[ox.Quad]]:
+    iterator = iter(quads)
+    while batch := list(islice(iterator, BATCH)):
+        yield batch
 
 
 def sorted_triples(store: ox.Store) -> list[ox.Triple]:

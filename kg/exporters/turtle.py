@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -45,26 +46,30 @@ def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) 
 
     ``on_disk`` says ``store`` is an on-disk store, whose own order is deterministic.
     """
-    table = prefixes(base)
-    for name in sorted(table):
-        out.write(f"@prefix {name}: <{table[name]}> .\n".encode())
-    body = _SkipPrefixes(out)
     if len(store) <= SORT_LIMIT or not on_disk:
-        ox.serialize(sorted_triples(store), body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
-    else:
+        write_stream(sorted_triples(store), out, base)
+        return
+    with _body(out, base) as (body, table):
         store.dump(body, ox.RdfFormat.TURTLE, from_graph=ox.DefaultGraph(), prefixes=table)  # type: ignore[arg-type]
-    body.flush()
 
 
-def write_stream(quads: Iterable[ox.Quad], out: BinaryIO, base: str) -> None:
-    """Write quads of the default graph as Turtle in the order given, prefixes first in alphabetical
-    order: the way a build writes ``graph.ttl`` while it loads the store (about 0.6 µs a triple,
-    in Rust; dumping an on-disk store decodes every term from disk and took 30 times longer)."""
+def write_stream(quads: Iterable[ox.Quad | ox.Triple], out: BinaryIO, base: str) -> None:
+    """Write statements of the default graph as Turtle in the order given, prefixes first in
+    alphabetical order: the way a build writes ``graph.ttl`` while it loads the store (about 0.6 µs
+    a triple, in Rust; dumping an on-disk store decodes every term from disk and took 30 times longer)."""
+    with _body(out, base) as (body, table):
+        ox.serialize(quads, body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
+
+
+@contextmanager
+def _body(out: BinaryIO, base: str) -> Iterator[tuple[_SkipPrefixes, dict[str, str]]]:
+    """Write the prefixes of ``base`` in alphabetical order, then give a writer for the statements
+    (which drops a serializer's own prefix lines) and the prefix table to abbreviate with."""
     table = prefixes(base)
     for name in sorted(table):
         out.write(f"@prefix {name}: <{table[name]}> .\n".encode())
     body = _SkipPrefixes(out)
-    ox.serialize(quads, body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
+    yield body, table
     body.flush()
 
 
