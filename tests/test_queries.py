@@ -311,6 +311,19 @@ def test_introduced_methods_page_is_the_start_of_the_whole_list(store: ox.Store)
     assert "#@limit" not in sized(QUERIES["introduced-methods"].text, None)
 
 
+def test_method_people_page_is_the_start_of_the_whole_list(store: ox.Store, g: rdflib.Graph) -> None:
+    """method-people is cut to 1000 rows by default inside its sorting sub-select: any page is the
+    start of the whole ranking (most papers first, then names), and the cut is reported."""
+    key = some_method(g)
+    whole = run(store, "method-people", method=key, limit="100000")
+    assert not whole.truncated and len(whole.rows) > 3
+    assert named_query("method-people").limit({}) == 1000
+    for cap in (1, 2, len(whole.rows) - 1):
+        page = run(store, "method-people", method=key, limit=str(cap))
+        assert page.rows == whole.rows[:cap]
+        assert page.truncated
+
+
 def test_papers_in_subject(store: ox.Store, g: rdflib.Graph) -> None:
     got = rows(run(store, "papers-in-subject", subject="cs.lg"), "paper", "via")
     lg = URIRef("https://w3id.org/kg/arxiv/cs.LG")
@@ -385,7 +398,8 @@ def test_summary(store: ox.Store, g: rdflib.Graph) -> None:
         "share_with_code",
     )
     papers = set(g.subjects(RDF.type, SCHEMA.ScholarlyArticle))
-    authors = Counter(p for p, _ in g.subject_objects(DCT.creator))
+    # an authorship is a place in an author list: a paper's count of them is its number of authors
+    authors = Counter(p for p, _ in g.subject_objects(KG.authorship))
     years = [int(str(y)) for y in g.objects(None, FABIO.hasPublicationYear)]
     coded = set(g.subjects(SCHEMA.codeRepository, None))
     expected = (
@@ -402,6 +416,32 @@ def test_summary(store: ox.Store, g: rdflib.Graph) -> None:
     assert tuple(int(x or 0) for x in got[:9]) == expected
     assert Decimal(got[9] or "0") == Decimal(share(len(coded), len(papers)))
     assert got[:2] == ("157", "70")
+
+
+def test_summary_counts_places_in_author_lists() -> None:
+    """Authorships are places in author lists (a person listed twice on a paper holds two), and a
+    single-author paper is one whose list has one place: counted as papers with a first place less
+    papers with a second, which must agree with counting each paper's places."""
+    a = "https://w3id.org/kg/id/authorship/"
+    ttl = f"""
+    @prefix kg: <https://w3id.org/kg/ns#> .
+    @prefix dcterms: <http://purl.org/dc/terms/> .
+    @prefix schema: <https://schema.org/> .
+    @prefix e: <https://example.org/> .
+    e:solo a schema:ScholarlyArticle ; dcterms:creator e:x ; kg:authorship <{a}solo-1> .
+    <{a}solo-1> kg:position 1 ; kg:author e:x .
+    e:twice a schema:ScholarlyArticle ; dcterms:creator e:x ; kg:authorship <{a}twice-1>, <{a}twice-2> .
+    <{a}twice-1> kg:position 1 ; kg:author e:x .
+    <{a}twice-2> kg:position 2 ; kg:author e:x .
+    e:three a schema:ScholarlyArticle ; dcterms:creator e:x, e:y, e:z ;
+        kg:authorship <{a}three-1>, <{a}three-2>, <{a}three-3> .
+    <{a}three-1> kg:position 1 . <{a}three-2> kg:position 2 . <{a}three-3> kg:position 3 .
+    e:nobody a schema:ScholarlyArticle .
+    """
+    small = ox.Store()
+    small.load(ttl.encode(), ox.RdfFormat.TURTLE)
+    (got,) = rows(run(small, "summary"), "papers", "authorships", "single_author_papers", "authors_per_paper")
+    assert got == ("4", "6", "1", "1.5")
 
 
 # --- the CLI -------------------------------------------------------------------------------------------
