@@ -104,25 +104,29 @@ def integer(value: int) -> ox.Literal:
 
 
 def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str] = ()) -> Iterator[Triple]:
-    """Every triple of the built data (the taxonomies come from :func:`ontology_triples`)."""
+    """Every triple of the built data (the taxonomies come from :func:`ontology_triples`).
+
+    Uses ``resolution`` up: afterwards it holds no papers (see :meth:`Resolution.consume`)."""
     known = set(known_subjects)
-    coauthors = resolution.coauthor_pairs()
+    coauthors = sorted(resolution.coauthor_pairs())
     # one IRI per person, minted once: quoting names is the costly part of minting
     people = {key: namer.person(key) for key in resolution.persons}
     for person in resolution.persons.values():
         node = people[person.key]
         yield Triple(node, RDF.type, FOAF.Person)
         yield Triple(node, FOAF.name, string(person.name))
-    for a, b in sorted(coauthors):
+    for a, b in coauthors:
         yield Triple(people[a], KG.coauthor, people[b])
         yield Triple(people[b], KG.coauthor, people[a])
+    del coauthors
     if resolution.areas:
         yield from _areas(resolution, namer)
     unknown: set[str] = set()
     repos: dict[str, list[Mention]] = defaultdict(list)
     links: dict[str, list[Mention]] = defaultdict(list)
     introduced: dict[str, list[Mention]] = defaultdict(list)
-    for paper in resolution.papers:
+    # the resolution is used up: each paper is freed once its triples are out
+    for paper in resolution.consume():
         yield from _paper(paper, namer, people)
         for code in paper.subjects:
             if known and code not in known:

@@ -48,7 +48,7 @@ from kg.extractors import EXTRACTORS, extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
 from kg.records import Location, Mention, Record
-from kg.resolve import Resolution, Resolver
+from kg.resolve import Resolver
 from kg.store import STORE_DIR
 from kg.vocab import DATA_BASE
 
@@ -88,7 +88,9 @@ class Build:
     """The result of a build: the graph in its store, what was read, and what went wrong."""
 
     store: ox.Store
-    resolution: Resolution
+    counts: dict[str, int]
+    """What was resolved: records, papers, persons, coauthor pairs (see ``Resolution.counts``; the
+    papers themselves are used up by assembly, and ``manifest.papers`` lists their keys in order)."""
     log: IssueLog
     base: str
     files: list[InputFile] = field(default_factory=list)
@@ -117,10 +119,10 @@ class Build:
             "files_failed": len(self.log.failed_files),
             "files_read": self.files_read,
             "files_reused": self.files_reused,
-            "records": self.resolution.records,
-            "papers": len(self.resolution.papers),
-            "persons": len(self.resolution.persons),
-            "coauthor_pairs": len(self.resolution.coauthor_pairs()),
+            "records": self.counts["records"],
+            "papers": self.counts["papers"],
+            "persons": self.counts["persons"],
+            "coauthor_pairs": self.counts["coauthor_pairs"],
             "triples": self.triples,
         }
 
@@ -296,6 +298,9 @@ def _build(
     # what papers do not keep of the records and mentions (most of them) is freed before assembly
     del resolver
     extract = cached = None
+    counts = resolution.counts()
+    # fingerprints before assembly, which uses the papers up
+    manifest.papers = {paper.key: paper_hash(paper) for paper in resolution.papers}
     resolved = time.perf_counter()
     graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     namer = Namer(options.base)
@@ -328,7 +333,6 @@ def _build(
         where = options.store and stores.shown(options.store)
         raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
     optimized = time.perf_counter()
-    manifest.papers = {paper.key: paper_hash(paper) for paper in resolution.papers}
     timings = {
         "read+extract": read_done - started,
         "resolve": resolved - read_done,
@@ -338,7 +342,7 @@ def _build(
     return Build(
         timings=timings,
         store=graph,
-        resolution=resolution,
+        counts=counts,
         log=log,
         base=options.base,
         files=files,

@@ -17,7 +17,7 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kg.errors import IssueLog
@@ -141,6 +141,24 @@ class Resolution:
                         pairs[(a, b)] += 1
             self._pairs = pairs
         return self._pairs
+
+    def counts(self) -> dict[str, int]:
+        """What a build reports of its resolution: records, papers, persons, coauthor pairs."""
+        return {
+            "records": self.records,
+            "papers": len(self.papers),
+            "persons": len(self.persons),
+            "coauthor_pairs": len(self.coauthor_pairs()),
+        }
+
+    def consume(self) -> Iterator[Paper]:
+        """The papers in order, each let go once the caller has moved on to the next; the resolution
+        keeps none of them (nor its coauthor pairs) afterwards.  The assembler's one pass: a big
+        build's papers are freed while their triples are loaded instead of being held to the end."""
+        papers, self.papers, self._pairs = self.papers, [], None
+        papers.reverse()
+        while papers:
+            yield papers.pop()
 
 
 def persons_of(paper: Paper) -> set[str]:

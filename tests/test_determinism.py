@@ -44,7 +44,7 @@ def test_paper_keys_do_not_depend_on_file_names(tmp_path: Path, monkeypatch: pyt
     renamed = build([Path(".")], log=IssueLog())
     monkeypatch.chdir(ROOT)
     original = build([Path("seeds")], log=IssueLog())
-    assert [p.key for p in renamed.resolution.papers] == [p.key for p in original.resolution.papers]
+    assert list(renamed.manifest.papers) == list(original.manifest.papers)
 
 
 def test_rebuild_replaces_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,5 +62,5 @@ def test_different_arxiv_ids_are_never_merged(tmp_path: Path, monkeypatch: pytes
 
     log = IssueLog()
     result = build([Path("two.jsonl")], log=log)
-    assert len(result.resolution.papers) == 2
+    assert result.summary()["papers"] == len(result.manifest.papers) == 2
     assert "identity-conflict" in log.counts()

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from kg import pipeline
 from kg.errors import IssueLog
 from kg.pipeline import BuildOptions, build
+from kg.records import Location
+from kg.resolve import Author, Paper, Resolution
 from tests.conftest import ROOT, SEEDS, assert_isomorphic, to_rdflib
 
 
@@ -31,7 +37,7 @@ def test_small_batches_keep_record_order(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr("kg.pipeline.BATCH", 7)
     sequential = build([Path("seeds")], BuildOptions(workers=1), IssueLog())
     parallel = build([Path("seeds")], BuildOptions(workers=2), IssueLog())
-    assert [p.key for p in parallel.resolution.papers] == [p.key for p in sequential.resolution.papers]
+    assert list(parallel.manifest.papers.items()) == list(sequential.manifest.papers.items())
     assert_isomorphic(to_rdflib(parallel), to_rdflib(sequential))
 
 
@@ -47,7 +53,7 @@ def test_dask_cluster_gives_the_same_graph(monkeypatch: pytest.MonkeyPatch) -> N
     sequential_log = IssueLog()
     sequential = build([Path("seeds")], BuildOptions(workers=1), sequential_log)
     assert [str(i) for i in dask_log.issues] == [str(i) for i in sequential_log.issues]
-    assert [p.key for p in on_dask.resolution.papers] == [p.key for p in sequential.resolution.papers]
+    assert list(on_dask.manifest.papers.items()) == list(sequential.manifest.papers.items())
     assert_isomorphic(to_rdflib(on_dask), to_rdflib(sequential))
 
 
@@ -79,3 +85,42 @@ def test_the_collector_is_paused_during_a_build_and_resumed_after(tmp_path: Path
     with pytest.raises(KgError):
         build([SEEDS], BuildOptions(), IssueLog(), progress=fail)
     assert gc.isenabled()
+
+
+def test_a_build_keeps_no_papers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Assembly uses the resolution up: each paper is freed once its triples are out, so a big build
+    holds no per-paper objects while its store is loaded and its pages are drawn."""
+    monkeypatch.chdir(ROOT)
+
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, Paper) for o in gc.get_objects())
+
+    before = alive()
+    after_assembly: list[int] = []
+    real = pipeline.assemble
+
+    def watched(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        yield from real(*args, **kwargs)
+        after_assembly.append(alive())  # the build is still running: its resolution is in scope
+
+    monkeypatch.setattr(pipeline, "assemble", watched)
+    result = build([Path("seeds")], BuildOptions(workers=1), IssueLog())
+    assert after_assembly == [before]
+    assert alive() == before
+    assert result.summary()["papers"] == len(result.manifest.papers) == 157
+    assert len(result.store) == result.triples > 0
+
+
+def test_consume_hands_out_papers_in_order_and_keeps_none() -> None:
+    def paper(key: str, *people: str) -> Paper:
+        authors = tuple(Author(p, p, i + 1, Location("x", 1)) for i, p in enumerate(people))
+        return Paper(key, None, None, None, authors, (), None, (), (), (), (), ())
+
+    resolution = Resolution(papers=[paper("b", "x", "y"), paper("a", "y", "z"), paper("c")], records=3)
+    assert resolution.counts() == {"records": 3, "papers": 3, "persons": 0, "coauthor_pairs": 2}
+    handed = resolution.consume()
+    assert next(handed).key == "b"
+    assert resolution.papers == []  # taken at the first paper
+    assert [p.key for p in handed] == ["a", "c"]
+    assert resolution.counts()["papers"] == 0 and resolution.coauthor_pairs() == {}
