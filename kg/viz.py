@@ -186,16 +186,28 @@ def notice(graph: nx.Graph) -> str:
 
     >>> notice(nx.Graph(nodes_total=5000, omitted_nodes=3000, omitted_edges=12000))
     'This view has 5,000 nodes; showing the 2,000 with the most papers and links, leaving out 3,000 nodes and 12,000 links (raise --max-nodes to see more).'
+    >>> notice(nx.Graph([(1, 2)], nodes_total=2, omitted_nodes=0, edges_total=9, omitted_edges=8, edges_cut=8))
+    "This view's 2 nodes share 9 links; showing the strongest 1 (each node's strongest, then the heaviest), leaving out 8 (raise --max-edges to see more)."
     """
     omitted = int(graph.graph.get("omitted_nodes", 0))
-    if not omitted:
-        return ""
-    total = int(graph.graph.get("nodes_total", 0))
-    edges = int(graph.graph.get("omitted_edges", 0))
-    return (
-        f"This view has {total:,} nodes; showing the {total - omitted:,} with the most papers and links, "
-        f"leaving out {omitted:,} nodes and {edges:,} links (raise --max-nodes to see more)."
-    )
+    cut = int(graph.graph.get("edges_cut", 0))
+    parts = []
+    if omitted:
+        total = int(graph.graph.get("nodes_total", 0))
+        edges = int(graph.graph.get("omitted_edges", 0)) - cut
+        parts.append(
+            f"This view has {total:,} nodes; showing the {total - omitted:,} with the most papers and links, "
+            f"leaving out {omitted:,} nodes and {edges:,} links (raise --max-nodes to see more)."
+        )
+    if cut:
+        shown = graph.number_of_edges()
+        nodes = graph.number_of_nodes()
+        whose = f"The {nodes:,} shown" if omitted else f"This view's {nodes:,} nodes"
+        parts.append(
+            f"{whose} share {shown + cut:,} links; showing the strongest {shown:,} (each node's strongest, "
+            f"then the heaviest), leaving out {cut:,} (raise --max-edges to see more)."
+        )
+    return " ".join(parts)
 
 
 def summary(graph: nx.Graph) -> str:

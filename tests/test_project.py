@@ -254,6 +254,53 @@ def test_limit_keeps_the_strongest_nodes_and_says_what_it_left_out() -> None:
     assert cut.graph["nodes_total"] == 5
 
 
+def _strongest_link(g: nx.Graph, n: object) -> float:
+    return max((w for _, _, w in g.edges(n, data="weight")), default=0.0)
+
+
+@pytest.mark.parametrize("max_edges", [0, 1, 30, 60, 118, 119, 10_000])
+def test_max_edges_keeps_every_nodes_strongest_link_then_the_heaviest(
+    seed_build: Build, max_edges: int
+) -> None:
+    """A drawn view keeps at most ``max_edges`` links (never fewer than one per linked node): each
+    node's strongest link, then the heaviest of the rest; every node stays, and the cut is counted."""
+    whole = project.coauthors(seed_build.store)
+    total = whole.number_of_edges()
+    cut = project.limit(project.coauthors(seed_build.store), 10_000, max_edges)
+    assert list(cut.nodes) == list(whole.nodes)
+    assert set(map(frozenset, cut.edges)) <= set(map(frozenset, whole.edges))
+    linked = [n for n in whole if whole.degree(n)]
+    assert cut.number_of_edges() <= max(max_edges, len(linked))
+    if max_edges >= total:
+        assert cut.number_of_edges() == total and cut.graph["edges_cut"] == 0
+    else:
+        assert cut.number_of_edges() >= max_edges and cut.graph["edges_cut"] > 0
+    for n in linked:  # no node that had a link is left alone, and it keeps its strongest
+        assert _strongest_link(cut, n) == _strongest_link(whole, n)
+    kept = {frozenset(e) for e in cut.edges}
+    backbone = {e for e in kept if any(cut.edges[tuple(e)]["weight"] == _strongest_link(whole, n) for n in e)}
+    rest = [whole.edges[e]["weight"] for e in map(tuple, kept - backbone)]
+    left = [w for a, b, w in whole.edges(data="weight") if frozenset((a, b)) not in kept]
+    if rest and left:  # beyond the backbone, nothing left out is heavier than what was kept
+        assert min(rest) >= max(left)
+    assert cut.graph["edges_total"] == total
+    assert cut.graph["omitted_edges"] == cut.graph["edges_cut"] == total - cut.number_of_edges()
+    again = project.limit(project.coauthors(seed_build.store), 10_000, max_edges)
+    assert list(again.edges(data=True)) == list(cut.edges(data=True))
+
+
+def test_views_are_cut_to_the_default_links_for_drawing_and_not_for_export(seed_build: Build) -> None:
+    big = nx.complete_graph(250)  # 31,125 links between 250 nodes
+    nx.set_edge_attributes(big, 1.0, "weight")
+    cut = project.limit(big.copy(), 10_000, project.ViewOptions().max_edges)
+    assert cut.number_of_edges() == project.DEFAULT_MAX_EDGES == 20_000
+    assert cut.graph["edges_cut"] == 11_125 and big.number_of_edges() == 31_125  # the input is untouched
+    from kg.exporters.source import _project
+
+    whole = _project(seed_build.store, seed_build.base, "coauthors")
+    assert whole.graph["edges_cut"] == 0
+
+
 @pytest.mark.parametrize("max_nodes", [0, 1, 10, 25, 10_000])
 def test_a_coauthor_view_cut_while_built_equals_the_whole_network_cut(
     seed_build: Build, max_nodes: int

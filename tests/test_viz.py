@@ -119,6 +119,22 @@ def test_cli_viz_reports_what_it_left_out(seed_build: Build, tmp_path: Path) -> 
     assert "leaving out 60 nodes" in (tmp_path / "coauthors.html").read_text(encoding="utf-8")
 
 
+def test_cli_viz_max_edges(seed_build: Build, tmp_path: Path) -> None:
+    write_outputs(seed_build, tmp_path)
+    pairs = seed_build.summary()["coauthor_pairs"]
+    result = runner.invoke(app, ["viz", "--out", str(tmp_path), "--max-edges", "20"])
+    assert result.exit_code == 0, result.output
+    shown = viz.page_data(project.view(seed_build.store, "coauthors", project.ViewOptions(max_edges=20)))
+    kept = len(shown["edges"])
+    assert 20 <= kept < pairs
+    assert f"This view's 70 nodes share {pairs:,} links; showing the strongest {kept:,}" in result.output
+    assert f"leaving out {pairs - kept:,} (raise --max-edges" in (tmp_path / "coauthors.html").read_text(
+        encoding="utf-8"
+    )
+    everything = runner.invoke(app, ["viz", "--out", str(tmp_path), "--max-edges", "0"])
+    assert everything.exit_code == 0 and "max-edges" not in everything.output
+
+
 def test_cli_viz_usage_errors(tmp_path: Path, seed_build: Build) -> None:
     write_outputs(seed_build, tmp_path)
     assert runner.invoke(app, ["viz", "ego", "--out", str(tmp_path)]).exit_code == 2

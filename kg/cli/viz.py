@@ -73,6 +73,13 @@ def viz(
     max_nodes: Annotated[
         int, typer.Option(min=1, help="Keep the strongest nodes of a larger view and say what was left out.")
     ] = 2000,
+    max_edges: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Keep at most this many links: each node's strongest, then the heaviest (0: all of them).",
+        ),
+    ] = 20_000,
 ) -> None:
     """Draw a view (coauthors, topics, papers, ego) of a built graph as an interactive HTML page.
 
@@ -98,12 +105,13 @@ def viz(
         seed=seed,
         size_by=size_by.value,
         max_nodes=max_nodes,
+        max_edges=max_edges or None,
     )
     target = output or out / f"{view.value}.html"
     try:
         source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
         graph = compute(source, view.value, options)
-        if graph.graph.get("omitted_nodes"):
+        if pages.notice(graph):
             err.print(f"kg viz: {pages.notice(graph)}", markup=False)
         pages.write(graph, target)
     except KgError as e:

@@ -83,7 +83,7 @@ def _project(store: ox.Store, base: str, name: str) -> nx.Graph:
         from kg import project
     except ImportError as e:
         raise KgError(f"views are not available in this version ({e})", code="no-views") from e
-    options: Any = project.ViewOptions(max_nodes=sys.maxsize)
+    options: Any = project.ViewOptions(max_nodes=sys.maxsize, max_edges=None)
     graph: nx.Graph = project.view(store, name, options)
     return graph
 
