@@ -300,9 +300,9 @@ def coauthors(
         graph.add_node(
             person, **_node(label, "person", person, len(papers), (years.get(p, 0) for p in papers))
         )
-    for (a, b), weight in sorted(weights.items()):
-        if a in chosen and b in chosen:
-            graph.add_edge(a, b, weight=weight, joint_papers=joint[a, b])
+    # only the links among the chosen are sorted (227,000 of a million at 100k papers)
+    kept = sorted(((a, b), w) for (a, b), w in weights.items() if a in chosen and b in chosen)
+    graph.add_edges_from((a, b, {"weight": w, "joint_papers": joint[a, b]}) for (a, b), w in kept)
     graph.graph["papers_over_max_authors"] = skipped
     return graph
 
@@ -543,7 +543,7 @@ def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES, max_edges: int | 
     cut = 0
     if max_edges is not None and kept.number_of_edges() > max_edges:
         links = kept.number_of_edges()
-        kept = backbone(kept if kept is not graph else graph.copy(), max_edges)
+        kept = backbone(kept, max_edges)
         cut = links - kept.number_of_edges()
     kept.graph.update(
         nodes_total=total_nodes,
@@ -556,7 +556,7 @@ def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES, max_edges: int | 
 
 
 def backbone(graph: nx.Graph, max_edges: int) -> nx.Graph:
-    """``graph`` (changed in place) with only its ``max_edges`` strongest links: first each node's
+    """A copy of ``graph`` with only its ``max_edges`` strongest links: first each node's
     strongest link, so no node that had a link is left alone, then the heaviest of the rest (ties by
     the nodes' names), as VOSviewer draws a map's strongest lines.  Nodes all stay.
 
@@ -582,8 +582,17 @@ def backbone(graph: nx.Graph, max_edges: int) -> nx.Graph:
         if len(keep) >= max(max_edges, 0):
             break
         keep.setdefault(frozenset((u, v)), None)
-    graph.remove_edges_from([(u, v) for u, v, _ in ranked if frozenset((u, v)) not in keep])
-    return graph
+    # as graph.copy() builds it, less the links left out (the same order of nodes and links)
+    kept = nx.Graph()
+    kept.graph.update(graph.graph)
+    kept.add_nodes_from((n, dict(data)) for n, data in graph.nodes(data=True))
+    kept.add_edges_from(
+        (u, v, dict(data))
+        for u, neighbours in graph.adj.items()
+        for v, data in neighbours.items()
+        if frozenset((u, v)) in keep
+    )
+    return kept
 
 
 _Node = TypeVar("_Node", bound=Hashable)
