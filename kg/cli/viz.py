@@ -111,8 +111,9 @@ def viz(
     try:
         source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
         graph = compute(source, view.value, options)
-        if pages.notice(graph):
-            err.print(f"kg viz: {pages.notice(graph)}", markup=False)
+        left_out = pages.notice(graph)
+        if left_out:
+            err.print(f"kg viz: {left_out}", markup=False)
         pages.write(graph, target)
     except KgError as e:
         err.print(str(e), markup=False)
