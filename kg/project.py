@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal, TypeVar
@@ -582,17 +582,7 @@ def backbone(graph: nx.Graph, max_edges: int) -> nx.Graph:
         if len(keep) >= max(max_edges, 0):
             break
         keep.setdefault(frozenset((u, v)), None)
-    # as graph.copy() builds it, less the links left out (the same order of nodes and links)
-    kept = nx.Graph()
-    kept.graph.update(graph.graph)
-    kept.add_nodes_from((n, dict(data)) for n, data in graph.nodes(data=True))
-    kept.add_edges_from(
-        (u, v, dict(data))
-        for u, neighbours in graph.adj.items()
-        for v, data in neighbours.items()
-        if frozenset((u, v)) in keep
-    )
-    return kept
+    return _induced(graph, set(graph), keep)
 
 
 _Node = TypeVar("_Node", bound=Hashable)
@@ -611,9 +601,12 @@ def strongest(
     return set(ranked[: max(0, max_nodes)])
 
 
-def _induced(graph: nx.Graph, chosen: set[Any]) -> nx.Graph:
-    """The subgraph of ``chosen`` as a new graph, in the order ``graph.subgraph(...).copy()`` gives,
-    but reading only the chosen nodes' adjacency (a subgraph view filters every lookup)."""
+def _induced(
+    graph: nx.Graph, chosen: set[Any], links: Container[frozenset[Hashable]] | None = None
+) -> nx.Graph:
+    """The subgraph of ``chosen`` (with only ``links``, if given) as a new graph, in the order
+    ``graph.subgraph(...).copy()`` gives, but reading only the chosen nodes' adjacency (a subgraph
+    view filters every lookup)."""
     kept = nx.Graph()
     kept.graph.update(graph.graph)
     kept.add_nodes_from((n, dict(data)) for n, data in graph.nodes(data=True) if n in chosen)
@@ -622,7 +615,7 @@ def _induced(graph: nx.Graph, chosen: set[Any]) -> nx.Graph:
         (n, neighbour, dict(data))
         for n in kept
         for neighbour, data in adjacency[n].items()
-        if neighbour in chosen
+        if neighbour in chosen and (links is None or frozenset((n, neighbour)) in links)
     )
     return kept
 
