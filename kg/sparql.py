@@ -201,8 +201,9 @@ def _where_offset(text: str) -> int | None:
 def bind(text: str, values: Mapping[str, Term]) -> str:
     """The query with ``values`` bound in one ``VALUES`` row at the start of its WHERE group.
 
-    A query may mark a better place with a ``#@values`` comment ending a line: the row goes just
-    before it (named queries put a lookup in a nested group there, so that it is evaluated first).
+    A query may mark better places with ``#@values`` comments ending lines: the row goes just
+    before each (named queries put a lookup in a nested group there, so that it is evaluated first;
+    a sub-select that needs the parameters too has a marker of its own).
 
     Terms are written in N-Triples syntax by pyoxigraph (quotes and backslashes
     escaped), and on the line of the opening brace, so error positions keep
@@ -218,19 +219,23 @@ def bind(text: str, values: Mapping[str, Term]) -> str:
             raise UsageError(
                 f"bad parameter name {name!r} (expected letters, digits and _)", code="bad-param"
             )
-    marker = re.search(r"^[ \t]*\{?[ \t]*(#@values)[ \t]*$", text, re.MULTILINE)
-    if marker is not None and any(
-        kind == "comment" and end == marker.end(1) for kind, _, end in _tokens(text, keep_comments=True)
-    ):
-        at: int | None = marker.start(1)
-    else:
-        at = _where_offset(text)
-    if at is None:
-        raise UsageError("cannot bind parameters: the query has no WHERE group", code="bad-param")
     names = " ".join(f"?{name}" for name in values)
     terms = " ".join(str(term) for term in values.values())
-    gap = " " if marker is not None and at == marker.start(1) else ""
-    return f"{text[:at]} VALUES ({names}) {{ ({terms}) }}{gap}{text[at:]}"
+    row = f" VALUES ({names}) {{ ({terms}) }}"
+    comments = {end for kind, _, end in _tokens(text, keep_comments=True) if kind == "comment"}
+    markers = [
+        m.start(1)
+        for m in re.finditer(r"^[ \t]*\{?[ \t]*(#@values)[ \t]*$", text, re.MULTILINE)
+        if m.end(1) in comments
+    ]
+    if markers:
+        for at in reversed(markers):
+            text = f"{text[:at]}{row} {text[at:]}"
+        return text
+    where = _where_offset(text)
+    if where is None:
+        raise UsageError("cannot bind parameters: the query has no WHERE group", code="bad-param")
+    return f"{text[:where]}{row}{text[where:]}"
 
 
 def text_value(value: str, limit: int = 300) -> str:

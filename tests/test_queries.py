@@ -653,3 +653,9 @@ def test_papers_in_subject_sorts_on_whole_iris() -> None:
         page = run(store, "papers-in-subject", subject="cs", limit=str(cap))
         assert page.rows == whole.rows[:cap]
         assert page.truncated == (cap < len(got))
+    # the page's last row is looked for on the year alone (#@last) and older rows left out; without
+    # a cap, nothing is
+    query = named_query("papers-in-subject")
+    assert "LIMIT 1 OFFSET 7\n" in sized(query.text, 7)
+    uncapped = execute(store, bind(sized(query.text, None), query.bindings({"subject": "cs"})))
+    assert isinstance(uncapped, Solutions) and uncapped.rows == whole.rows

@@ -85,6 +85,20 @@ def test_bind_keeps_line_numbers_and_finds_the_where_group() -> None:
         bind("ASK { }", {"bad name": ox.Literal("1")})
 
 
+def test_bind_puts_the_row_at_every_marker() -> None:
+    """Each ``#@values`` comment ending a line gets the row (a sub-select that needs the
+    parameters has its own); a marker inside a string or mid-line is not one."""
+    text = (
+        "SELECT ?a {\n  { SELECT ?a {\n    {  #@values\n      ?a ?b ?c } } }\n"
+        '  {  #@values\n    ?a ?d ?c . FILTER(?a != "#@values") } }  #@values inside\n'
+    )
+    bound = bind(text, {"c": ox.Literal("1")})
+    lines = bound.splitlines()
+    assert lines[2] == '    {   VALUES (?c) { ("1") } #@values'
+    assert lines[4] == '  {   VALUES (?c) { ("1") } #@values'
+    assert bound.count("VALUES") == 2 and len(lines) == len(text.splitlines())
+
+
 def test_guards() -> None:
     assert query_form("PREFIX a: <http://a/>\nCONSTRUCT WHERE { ?s ?p ?o }") == "CONSTRUCT"
     for update in (

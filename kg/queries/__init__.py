@@ -143,6 +143,7 @@ def positive(value: str, name: str) -> int:
 
 
 _LIMIT_MARKER = re.compile(r"^([ \t]*)LIMIT[ \t]+\d+[ \t]*#@limit[ \t]*$", re.MULTILINE)
+_LAST_MARKER = re.compile(r"^([ \t]*)LIMIT[ \t]+1[ \t]+OFFSET[ \t]+\d+[ \t]*#@last[ \t]*$", re.MULTILINE)
 
 
 def sized(text: str, cap: int | None) -> str:
@@ -153,12 +154,22 @@ def sized(text: str, cap: int | None) -> str:
     page only.  The line gets one row more than ``cap``, so that a cut is still seen as one; without
     a cap the line goes (every row).
 
+    A ``LIMIT 1 OFFSET n  #@last`` line marks a sub-select that finds the page's last row (that
+    row more than ``cap``) on a cheap sort key, so that rows which cannot be on the page are left
+    out before the full sort: it gets ``OFFSET cap``, and without a cap ``LIMIT 0`` (no such row,
+    nothing left out).
+
     >>> text = "SELECT ?s { { SELECT ?s { ?s ?p ?o } ORDER BY ?s\n  LIMIT 20  #@limit\n} }"
     >>> sized(text, 5)
     'SELECT ?s { { SELECT ?s { ?s ?p ?o } ORDER BY ?s\n  LIMIT 6\n} }'
     >>> sized(text, None)
     'SELECT ?s { { SELECT ?s { ?s ?p ?o } ORDER BY ?s\n\n} }'
+    >>> sized("  LIMIT 1 OFFSET 20  #@last", 5), sized("  LIMIT 1 OFFSET 20  #@last", None)
+    ('  LIMIT 1 OFFSET 5', '  LIMIT 0')
     """
+    text = _LAST_MARKER.sub(
+        lambda m: f"{m.group(1)}LIMIT 0" if cap is None else f"{m.group(1)}LIMIT 1 OFFSET {cap}", text
+    )
     return _LIMIT_MARKER.sub(lambda m: "" if cap is None else f"{m.group(1)}LIMIT {cap + 1}", text)
 
 
