@@ -195,11 +195,15 @@ def _pairs(store: Source, predicate: str) -> list[tuple[str, str]]:
         rows = _select(store, f"SELECT ?s ?o WHERE {{ ?s {predicate} ?o }}")
         return [(row["s"], row["o"]) for row in rows]
     prefix, _, local = predicate.partition(":")
-    node = ox.NamedNode(PREFIXES[prefix] + local)
+    # a SELECT of the two terms, not quads_for_pattern: every term handed to Python is read out of
+    # the store's dictionary, and a quad also hands over its predicate and graph (7.8 s against
+    # 5.0 s for the 410,700 authorships of 100k papers)
+    solutions = store.query(f"SELECT ?s ?o WHERE {{ ?s <{PREFIXES[prefix]}{local}> ?o }}")
+    assert isinstance(solutions, ox.QuerySolutions)
     return [
-        (q.subject.value, q.object.value)
-        for q in store.quads_for_pattern(None, node, None, ox.DefaultGraph())
-        if not isinstance(q.subject, ox.Triple) and not isinstance(q.object, ox.Triple)
+        (s.value, o.value)
+        for s, o in solutions
+        if not isinstance(s, ox.Triple) and not isinstance(o, ox.Triple)
     ]
 
 
@@ -207,12 +211,10 @@ def _articles(store: Source) -> set[str]:
     """The papers: everything typed ``schema:ScholarlyArticle``."""
     if isinstance(store, Endpoint):
         return {row["s"] for row in _select(store, "SELECT ?s WHERE { ?s a schema:ScholarlyArticle }")}
-    kind, article = (
-        ox.NamedNode(PREFIXES["rdf"] + "type"),
-        ox.NamedNode(PREFIXES["schema"] + "ScholarlyArticle"),
-    )
-    quads = store.quads_for_pattern(None, kind, article, ox.DefaultGraph())
-    return {q.subject.value for q in quads if not isinstance(q.subject, ox.Triple)}
+    # a SELECT of the one term read out of the store's dictionary (see _pairs)
+    solutions = store.query(f"SELECT ?s WHERE {{ ?s a <{PREFIXES['schema']}ScholarlyArticle> }}")
+    assert isinstance(solutions, ox.QuerySolutions)
+    return {s.value for (s,) in solutions if not isinstance(s, ox.Triple)}
 
 
 def _paper_years(store: Source, articles: set[str] | None = None) -> dict[str, int]:
@@ -267,8 +269,8 @@ def coauthors(
             papers_of[person].append(paper)
     people = [p for p in sorted(papers_of) if len(papers_of[p]) >= min_papers]
     known = set(people)
-    weights: dict[tuple[str, str], float] = defaultdict(float)
-    joint: Counter[tuple[str, str]] = Counter()
+    # the teams that make links: the known authors of each paper with 2..max_authors authors
+    teams: list[tuple[list[str], float, float]] = []
     skipped = 0
     for paper in sorted(authors):
         team = sorted(authors[paper])
@@ -279,19 +281,35 @@ def coauthors(
             skipped += 1
             continue
         share = 1.0 if counting == "full" else 1.0 / (n - 1)
-        for a, b in combinations(team, 2):
-            if a in known and b in known:
-                weights[a, b] += share
-                joint[a, b] += 1
+        members = [a for a in team if a in known]
+        if len(members) > 1:
+            # what the paper adds to each member's weighted degree (1 when all are known, fractionally)
+            degree = (len(members) - 1) * share if counting == "full" else (len(members) - 1) / (n - 1)
+            teams.append((members, share, degree))
     graph = nx.Graph(view="coauthors", counting=counting, max_authors=max_authors, min_papers=min_papers)
     chosen = known
     if max_nodes is not None and len(people) > max_nodes:
+        # ranked without forming the pairs (a million at 100k papers): a person's weighted degree is
+        # the share of each of their papers times their known coauthors on it, and the links of the
+        # whole network are counted from each person's set of coauthors
         strength: dict[str, float] = defaultdict(float)
-        for (a, b), weight in weights.items():
-            strength[a] += weight
-            strength[b] += weight
+        partners: dict[str, set[str]] = defaultdict(set)
+        for members, _, degree in teams:
+            for a in members:
+                strength[a] += degree
+                partners[a].update(members)
+        links = sum(len(p) - 1 for p in partners.values()) // 2
+        del partners
         chosen = strongest(people, {p: len(papers_of[p]) for p in people}, strength, max_nodes)
-        graph.graph.update(nodes_total=len(people), edges_total=len(weights))
+        graph.graph.update(nodes_total=len(people), edges_total=links)
+    weights: dict[tuple[str, str], float] = defaultdict(float)
+    joint: Counter[tuple[str, str]] = Counter()
+    for members, share, _ in teams:
+        if chosen is not known:
+            members = [a for a in members if a in chosen]
+        for pair in combinations(members, 2):
+            weights[pair] += share
+            joint[pair] += 1
     for person in people:
         if person not in chosen:
             continue
@@ -300,8 +318,8 @@ def coauthors(
         graph.add_node(
             person, **_node(label, "person", person, len(papers), (years.get(p, 0) for p in papers))
         )
-    # only the links among the chosen are sorted (227,000 of a million at 100k papers)
-    kept = sorted(((a, b), w) for (a, b), w in weights.items() if a in chosen and b in chosen)
+    # only the links among the chosen are formed and sorted (227,000 of a million at 100k papers)
+    kept = sorted(weights.items())
     graph.add_edges_from((a, b, {"weight": w, "joint_papers": joint[a, b]}) for (a, b), w in kept)
     graph.graph["papers_over_max_authors"] = skipped
     return graph
