@@ -8,7 +8,7 @@ random ids, and no entity is a blank node.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
@@ -16,7 +16,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 from kg.records import Mention
-from kg.resolve import Paper, Resolution
+from kg.resolve import Area, Paper, Resolution, Streaming
 from kg.vocab import (
     ARXIV_BASE,
     DATA_BASE,
@@ -103,29 +103,21 @@ def integer(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=XSD.integer)
 
 
-def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str] = ()) -> Iterator[Triple]:
+def assemble(
+    resolution: Resolution | Streaming, namer: Namer, known_subjects: Iterable[str] = ()
+) -> Iterator[Triple]:
     """Every triple of the built data (the taxonomies come from :func:`ontology_triples`).
 
-    Uses ``resolution`` up: afterwards it holds no papers (see :meth:`Resolution.consume`)."""
+    Papers first, as the resolution hands them out (see :meth:`Resolution.consume`; a build's
+    :class:`Streaming` resolution makes them while the inputs are read), each freed once its
+    triples are out; then the persons, their coauthor links and the areas, complete by then."""
     known = set(known_subjects)
-    coauthors = sorted(resolution.coauthor_pairs())
     # one IRI per person, minted once: quoting names is the costly part of minting
-    people = {key: namer.person(key) for key in resolution.persons}
-    for person in resolution.persons.values():
-        node = people[person.key]
-        yield Triple(node, RDF.type, FOAF.Person)
-        yield Triple(node, FOAF.name, string(person.name))
-    for a, b in coauthors:
-        yield Triple(people[a], KG.coauthor, people[b])
-        yield Triple(people[b], KG.coauthor, people[a])
-    del coauthors
-    if resolution.areas:
-        yield from _areas(resolution, namer)
+    people = _Minted(namer.person)
     unknown: set[str] = set()
     repos: dict[str, list[Mention]] = defaultdict(list)
     links: dict[str, list[Mention]] = defaultdict(list)
     introduced: dict[str, list[Mention]] = defaultdict(list)
-    # the resolution is used up: each paper is freed once its triples are out
     for paper in resolution.consume():
         yield from _paper(paper, namer, people)
         for code in paper.subjects:
@@ -138,6 +130,17 @@ def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str]
                 links[m.key].append(m)
             elif m.kind in ("introduced-method", "introduced-resource"):
                 introduced[m.key].append(m)
+    for person in resolution.persons.values():
+        node = people[person.key]
+        yield Triple(node, RDF.type, FOAF.Person)
+        yield Triple(node, FOAF.name, string(person.name))
+    coauthors = sorted(resolution.coauthor_pairs())
+    for a, b in coauthors:
+        yield Triple(people[a], KG.coauthor, people[b])
+        yield Triple(people[b], KG.coauthor, people[a])
+    del coauthors
+    if resolution.areas:
+        yield from _areas(resolution.areas, namer)
     for code in sorted(unknown):
         node = subject_iri(code)
         yield Triple(node, RDF.type, SKOS.Concept)
@@ -156,6 +159,18 @@ def assemble(resolution: Resolution, namer: Namer, known_subjects: Iterable[str]
         yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
     for key in sorted(introduced):
         yield from _introduced(key, introduced[key], namer)
+
+
+class _Minted(dict[str, ox.NamedNode]):
+    """Person keys to IRIs, each minted on first use."""
+
+    def __init__(self, mint: Callable[[str], ox.NamedNode]) -> None:
+        super().__init__()
+        self.mint = mint
+
+    def __missing__(self, key: str) -> ox.NamedNode:
+        node = self[key] = self.mint(key)
+        return node
 
 
 def _paper(paper: Paper, namer: Namer, people: dict[str, ox.NamedNode]) -> Iterator[Triple]:
@@ -250,12 +265,12 @@ def _record_of(m: Mention, records: dict[tuple[str, int], str]) -> str | None:
     return max(candidates)[1] if candidates else None
 
 
-def _areas(resolution: Resolution, namer: Namer) -> Iterator[Triple]:
+def _areas(areas: dict[str, Area], namer: Namer) -> Iterator[Triple]:
     scheme = namer.area_scheme()
     yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
     yield Triple(scheme, SKOS.prefLabel, ox.Literal("Conference areas", language="en"))
     parents: dict[str, str] = {}
-    for area in resolution.areas.values():
+    for area in areas.values():
         parents.setdefault(area.parent_key, area.parent_label)
         node = namer.area(area.key)
         yield Triple(node, RDF.type, SKOS.Concept)

@@ -48,7 +48,7 @@ from kg.extractors import EXTRACTORS, extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
 from kg.records import Location, Mention, Record
-from kg.resolve import Resolver
+from kg.resolve import Identity, Paper, Place, Plan, Streaming
 from kg.store import STORE_DIR
 from kg.vocab import DATA_BASE
 
@@ -244,82 +244,92 @@ def _build(
     if options.store is not None:
         _make_room(options.store)
     files = discover(paths, log)
-    resolver = Resolver(log)
     extractors = tuple(options.extractors or EXTRACTORS)
     previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
     manifest = Manifest(extraction=extraction_key(extractors))
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
     fresh: dict[str, bytes] = {}
+    tally = {"read": 0, "reused": 0}
+    accepted: list[tuple[InputFile, str, os.stat_result]] = []
     digests: dict[str, str] = {}
-    read = reused = 0
-    extract: Extract | None = None
-    cached: Extract | None = None
-    with Extraction(options.extractors, options.workers, options.scheduler) as extraction:
-        for item in files:
+    for item in files:
+        try:
+            st = item.path.stat()
+            known = previous.files.get(item.shown)
+            same = (
+                reuse and known is not None and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns)
+            )
+            key = known.digest if same and known is not None else digest(item.path)
+        except OSError as e:
+            log.error(Location(item.shown, 0), "unreadable-file", f"cannot read file: {e.strerror or e}")
+            continue
+        if key in digests:
+            log.warn(Location(item.shown, 1), "duplicate-file", f"same content as {digests[key]}; skipped")
+            continue
+        digests[key] = item.shown
+        accepted.append((item, key, st))
+
+    def records(extraction: Extraction) -> Iterator[tuple[Place, Record, list[Mention]]]:
+        """The second pass: every record with its mentions (read and extracted, or from the cache)."""
+        for item, key, st in accepted:
             if progress is not None:
                 progress(item)
-            try:
-                st = item.path.stat()
-                known = previous.files.get(item.shown)
-                same = (
-                    reuse
-                    and known is not None
-                    and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns)
-                )
-                key = known.digest if same and known is not None else digest(item.path)
-            except OSError as e:
-                log.error(Location(item.shown, 0), "unreadable-file", f"cannot read file: {e.strerror or e}")
-                continue
-            if key in digests:
-                log.warn(
-                    Location(item.shown, 1), "duplicate-file", f"same content as {digests[key]}; skipped"
-                )
-                continue
-            digests[key] = item.shown
             cached = (
                 _cached(options.cache, item.shown, key, manifest.extraction)
                 if reuse and options.cache is not None
                 else None
             )
+            items: Iterable[tuple[Record, list[Mention]]]
             if cached is not None:
-                extract = cached
-                replay(extract, log)
-                reused += 1
+                replay(cached, log)
+                tally["reused"] += 1
+                items = cached.items
+                cached.items = []
             else:
-                extract = extraction.read(item, key, log)
-                source = extract.items[0][0].source if extract.items else None
+                extract = Extract()
+                items = extraction.stream(item, key, log, extract)
+                tally["read"] += 1
+            source = None
+            ordinal = 0
+            for record, mentions in _draining(items):
+                source = source or record.source
+                yield (key, ordinal), record, mentions
+                ordinal += 1
+            if cached is None:
                 fresh[item.shown] = dumps_extract(extract, source)
-                read += 1
-            for record, mentions in extract.items:
-                resolver.add(record, mentions)
-            manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, len(extract.items))
-    read_done = time.perf_counter()
-    resolution = resolver.resolve()
-    # what papers do not keep of the records and mentions (most of them) is freed before assembly
-    del resolver
-    extract = cached = None
-    counts = resolution.counts()
-    # fingerprints before assembly, which uses the papers up
-    manifest.papers = {paper.key: paper_hash(paper) for paper in resolution.papers}
-    resolved = time.perf_counter()
+            manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
+
+    def observe(paper: Paper) -> None:
+        manifest.papers[paper.key] = paper_hash(paper)
+
     graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     namer = Namer(options.base)
-    quads = itertools.chain(
-        ontology_triples() if options.taxonomies else (), assemble(resolution, namer, codes().values())
-    )
     # an on-disk store is a big graph's: its graph.ttl is written as the triples are loaded
     stream = options.store / turtle.STREAM if options.store is not None else None
+    extraction = Extraction(options.extractors, options.workers, options.scheduler)
     try:
-        if stream is None:
-            stores.load(graph, quads)
-        else:
-            with open(stream, "wb") as f:
-                turtle.write_stream(stores.loading(graph, quads), f, options.base)
-                f.flush()
-                os.fsync(f.fileno())
-            if len(graph) <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted, from the store
-                stream.unlink()
-                stream = None
+        with extraction:
+            # first pass: which records make each paper, from their identity keys alone; then the
+            # papers are made, assembled and loaded while the records are read and extracted, and
+            # only records waiting for the others of their paper are held
+            plan = Plan.of(extraction.identify(accepted))
+            identified = time.perf_counter()
+            streaming = Streaming(plan, log, records(extraction), observe)
+            del plan
+            quads = itertools.chain(
+                ontology_triples() if options.taxonomies else (),
+                assemble(streaming, namer, codes().values()),
+            )
+            if stream is None:
+                stores.load(graph, quads)
+            else:
+                with open(stream, "wb") as f:
+                    turtle.write_stream(stores.loading(graph, quads), f, options.base)
+                    f.flush()
+                    os.fsync(f.fileno())
+                if len(graph) <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted, from the store
+                    stream.unlink()
+                    stream = None
         loaded = time.perf_counter()
         if options.store is not None:
             # the bulk loader leaves many small sorted files; compacted, an index lookup costs
@@ -333,10 +343,12 @@ def _build(
         where = options.store and stores.shown(options.store)
         raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
     optimized = time.perf_counter()
+    counts = streaming.counts()
+    manifest.papers = dict(sorted(manifest.papers.items()))
+    read, reused = tally["read"], tally["reused"]
     timings = {
-        "read+extract": read_done - started,
-        "resolve": resolved - read_done,
-        "assemble": loaded - resolved,
+        "identify": identified - started,
+        "read+extract+assemble": loaded - identified,
         "optimize": optimized - loaded,
     }
     return Build(
@@ -384,6 +396,22 @@ def _worker_started() -> None:
     never scanned, never copied by touching), and on for the worker's own."""
     gc.freeze()
     gc.enable()
+
+
+def _draining(items: Iterable[tuple[Record, list[Mention]]]) -> Iterator[tuple[Record, list[Mention]]]:
+    """``items``, a list of them let go one by one as they are handed out."""
+    if not isinstance(items, list):
+        yield from items
+        return
+    items.reverse()
+    while items:
+        yield items.pop()
+
+
+def _identities(task: tuple[Path, str, str]) -> list[Identity]:
+    """The identity of each record of one file (in a worker process or in this one)."""
+    path, shown, key = task
+    return [Identity.of(record) for record in read_file(path, IssueLog(), shown, key)]
 
 
 def _extract_batch(names: tuple[str, ...] | None, batch: list[Record]) -> BatchResult:
@@ -435,43 +463,67 @@ class Extraction:
         result = self._pool.apply_async(_extract_batch, (self.names, batch))
         return result.get
 
+    def identify(
+        self, files: Iterable[tuple[InputFile, str, os.stat_result]]
+    ) -> Iterator[tuple[Place, Identity]]:
+        """The first pass: every record of ``files`` (with their SHA-256) by its place and identity,
+        read on the workers when there are local ones.  Issues are left to the second pass, which
+        reads the files again and reports them."""
+        tasks = [(item.path, item.shown, key) for item, key, _ in files]
+        found = self._pool.imap(_identities, tasks) if self._pool is not None else map(_identities, tasks)
+        for (_, _, key), identities in zip(tasks, found, strict=True):
+            for ordinal, identity in enumerate(identities):
+                yield (key, ordinal), identity
+
     def read(self, item: InputFile, key: str, log: IssueLog) -> Extract:
         """Records of one file with their mentions, and the file's issues (also reported to ``log``)."""
-        mark = len(log.issues)
+        extract = Extract()
+        extract.items = list(self.stream(item, key, log, extract))
+        return extract
+
+    def stream(
+        self, item: InputFile, key: str, log: IssueLog, extract: Extract
+    ) -> Iterator[tuple[Record, list[Mention]]]:
+        """Records of one file with their mentions, batch by batch as they are extracted (a big file's
+        records are not all held); once they are all out, ``extract`` has the file's issues (also
+        reported to ``log``) and its items encoded for the cache."""
         reading = IssueLog()
         records = read_file(item.path, reading, item.shown, key)
-        extract = Extract()
         pending: deque[tuple[list[Record], list[Issue], Callable[[], BatchResult]]] = deque()
         limit = 2 * self.workers
+        encoded: list[bytes] = []
+        reported: list[Issue] = []
 
-        extract.encoded = []
-
-        def settle(batch: list[Record], read_issues: list[Issue], result: BatchResult) -> None:
-            mentions, issues, encoded = result
-            assert extract.encoded is not None
-            extract.encoded.append(encoded)
-            # in line order, as a reader and extractors running record by record would report them
-            for issue in sorted([*read_issues, *issues], key=lambda i: i.at.line):
+        def report(issues: Iterable[Issue]) -> None:
+            for issue in issues:
                 log.report(issue.at, issue.severity, issue.code, issue.message)
-            extract.items.extend(zip(batch, mentions, strict=True))
+                reported.append(log.issues[-1])
+
+        def settle(
+            batch: list[Record], read_issues: list[Issue], result: BatchResult
+        ) -> Iterator[tuple[Record, list[Mention]]]:
+            mentions, issues, piece = result
+            encoded.append(piece)
+            # in line order, as a reader and extractors running record by record would report them
+            report(sorted([*read_issues, *issues], key=lambda i: i.at.line))
+            yield from zip(batch, mentions, strict=True)
 
         for batch in _batches(records):
             read_issues = reading.issues
             reading.issues = []
             if self._pool is None and self._client is None:
-                settle(batch, read_issues, _extract_batch(self.names, batch))
+                yield from settle(batch, read_issues, _extract_batch(self.names, batch))
                 continue
             pending.append((batch, read_issues, self._submit(batch)))
             while len(pending) >= limit:
                 done = pending.popleft()
-                settle(done[0], done[1], done[2]())
+                yield from settle(done[0], done[1], done[2]())
         while pending:
             done = pending.popleft()
-            settle(done[0], done[1], done[2]())
-        for issue in reading.issues:  # reported after the last record (e.g. a count check)
-            log.report(issue.at, issue.severity, issue.code, issue.message)
-        extract.issues = log.issues[mark:]
-        return extract
+            yield from settle(done[0], done[1], done[2]())
+        report(reading.issues)  # reported after the last record (e.g. a count check)
+        extract.encoded = encoded
+        extract.issues = reported
 
 
 DASK_CONNECT_TIMEOUT = 30

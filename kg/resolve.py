@@ -17,10 +17,10 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kg.errors import IssueLog
+from kg.errors import IssueLog, KgError
 from kg.records import Location, Mention, Record, Span
 
 READER_RANK: dict[str, int] = {
@@ -118,52 +118,63 @@ class Area:
 
 @dataclass(slots=True)
 class Resolution:
-    """Everything the assembler needs, in deterministic (sorted) order."""
+    """Everything the assembler needs, in deterministic (sorted) order.
+
+    The assembler reads it through :meth:`consume` first, then ``persons``, ``areas`` and
+    :meth:`coauthor_pairs` (as it does a :class:`Streaming` resolution, whose papers come as
+    their records are read)."""
 
     papers: list[Paper] = field(default_factory=list)
     persons: dict[str, Person] = field(default_factory=dict)
     areas: dict[str, Area] = field(default_factory=dict)
     records: int = 0
     _pairs: Counter[tuple[str, str]] | None = field(default=None, repr=False, compare=False)
+    _handed: int = field(default=0, repr=False, compare=False)
 
     def coauthor_pairs(self) -> Counter[tuple[str, str]]:
         """Joint papers per unordered pair of person keys (``a < b``); papers with more than
         :data:`MAX_COAUTHORS` authors add none.  Counted once: the assembler and the build's
         summary both ask, and a resolution's papers do not change."""
         if self._pairs is None:
-            pairs: Counter[tuple[str, str]] = Counter()
+            self._pairs = Counter()
             for paper in self.papers:
-                people = sorted(persons_of(paper))
-                if len(people) > MAX_COAUTHORS:
-                    continue
-                for i, a in enumerate(people):
-                    for b in people[i + 1 :]:
-                        pairs[(a, b)] += 1
-            self._pairs = pairs
+                add_pairs(self._pairs, paper)
         return self._pairs
 
     def counts(self) -> dict[str, int]:
         """What a build reports of its resolution: records, papers, persons, coauthor pairs."""
         return {
             "records": self.records,
-            "papers": len(self.papers),
+            "papers": self._handed + len(self.papers),
             "persons": len(self.persons),
             "coauthor_pairs": len(self.coauthor_pairs()),
         }
 
     def consume(self) -> Iterator[Paper]:
         """The papers in order, each let go once the caller has moved on to the next; the resolution
-        keeps none of them (nor its coauthor pairs) afterwards.  The assembler's one pass: a big
-        build's papers are freed while their triples are loaded instead of being held to the end."""
-        papers, self.papers, self._pairs = self.papers, [], None
+        keeps none of them afterwards (its counts and coauthor pairs stay).  The assembler's one
+        pass: a big build's papers are freed while their triples are loaded."""
+        self.coauthor_pairs()
+        papers, self.papers = self.papers, []
         papers.reverse()
         while papers:
+            self._handed += 1
             yield papers.pop()
 
 
 def persons_of(paper: Paper) -> set[str]:
     """The keys of a paper's authors (a person listed twice counts once)."""
     return {a.person for a in paper.authors}
+
+
+def add_pairs(pairs: Counter[tuple[str, str]], paper: Paper) -> None:
+    """Count a paper's coauthor pairs (none when it has more than :data:`MAX_COAUTHORS` authors)."""
+    people = sorted(persons_of(paper))
+    if len(people) > MAX_COAUTHORS:
+        return
+    for i, a in enumerate(people):
+        for b in people[i + 1 :]:
+            pairs[(a, b)] += 1
 
 
 MAX_COAUTHORS = 100
@@ -179,49 +190,45 @@ class _Draft:
     keys: list[str]
 
 
-class Resolver:
-    """Collects records with their mentions, then resolves them all at once."""
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What resolution needs of a record before its mentions are extracted: where it is, and the
+    keys that identify its paper (:func:`identity_keys`)."""
 
-    def __init__(self, log: IssueLog) -> None:
-        self.log = log
-        self._drafts: list[_Draft] = []
+    at: Location
+    key: str
+    keys: tuple[str, ...]
 
-    def add(self, record: Record, mentions: Iterable[Mention]) -> None:
-        self._drafts.append(_Draft(record, list(mentions), identity_keys(record)))
+    @classmethod
+    def of(cls, record: Record) -> Identity:
+        return cls(record.at, record.key, tuple(identity_keys(record)))
 
-    def resolve(self) -> Resolution:
-        drafts = sorted(self._drafts, key=lambda d: (d.record.source.digest, d.record.at.line))
-        groups = self._group(drafts)
-        resolution = Resolution(records=len(drafts))
-        names: dict[str, Counter[str]] = defaultdict(Counter)
-        papers: dict[str, Paper] = {}
-        for members, reasons in groups:
-            paper = self._paper(members, reasons, names, resolution)
-            if paper.key in papers:  # distinct groups can only collide on a hash; keep both
-                self.log.warn(members[0].record.at, "paper-key-collision", f"paper key {paper.key} reused")
-                continue
-            papers[paper.key] = paper
-            if len(persons_of(paper)) > MAX_COAUTHORS:
-                self.log.warn(
-                    members[0].record.at,
-                    "many-authors",
-                    f"{len(paper.authors)} authors, more than {MAX_COAUTHORS}: their authorships are kept "
-                    "but they are not linked as coauthors",
-                )
-        resolution.papers = [papers[k] for k in sorted(papers)]
-        for key, counter in names.items():
-            # the most frequent spelling names the person; ties go to the first in sort order
-            best = min(counter.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            resolution.persons[key] = Person(key, best)
-        resolution.persons = dict(sorted(resolution.persons.items()))
-        resolution.areas = dict(sorted(resolution.areas.items()))
-        return resolution
 
-    def _group(self, drafts: list[_Draft]) -> list[tuple[list[_Draft], list[str]]]:
-        """Connected components of records sharing an identity key, each with why they merged."""
-        parent = list(range(len(drafts)))
-        strong: list[dict[str, str]] = [_strong(d.keys) for d in drafts]
+Place = tuple[str, int]
+"""A record's place in the input: its file's SHA-256 and its index among the file's records."""
+
+
+@dataclass(slots=True)
+class Plan:
+    """Which records make each paper, found from every record's :class:`Identity` alone (a first,
+    light pass over the inputs), so that a paper is resolved as soon as its last record is read."""
+
+    group: dict[Place, int]
+    keys: dict[Place, tuple[str, ...]]
+    sizes: list[int]
+    reasons: list[list[str]]
+    conflicts: list[tuple[Location, str]]
+    """Records kept apart although they share a key: reported once the records have been read."""
+
+    @classmethod
+    def of(cls, identities: Iterable[tuple[Place, Identity]]) -> Plan:
+        """Connected components of records sharing an identity key (in the order of their places),
+        each with why they merged; two with different arXiv ids or DOIs are never merged."""
+        ordered = sorted(identities, key=lambda pi: pi[0])
+        parent = list(range(len(ordered)))
+        strong: list[dict[str, str]] = [_strong(list(i.keys)) for _, i in ordered]
         reason: dict[int, list[str]] = defaultdict(list)
+        conflicts: list[tuple[Location, str]] = []
 
         def find(i: int) -> int:
             while parent[i] != i:
@@ -230,8 +237,8 @@ class Resolver:
             return i
 
         owner: dict[str, int] = {}
-        for i, draft in enumerate(drafts):
-            for key in draft.keys:
+        for i, (_, identity) in enumerate(ordered):
+            for key in identity.keys:
                 j = owner.setdefault(key, i)
                 if j == i:
                     continue
@@ -239,11 +246,12 @@ class Resolver:
                 if a == b:
                     continue
                 if _conflict(strong[a], strong[b]):
-                    self.log.warn(
-                        draft.record.at,
-                        "identity-conflict",
-                        f"record shares {key.split(':')[0]} with {drafts[j].record.at} "
-                        "but has a different arXiv id or DOI; kept apart",
+                    conflicts.append(
+                        (
+                            identity.at,
+                            f"record shares {key.split(':')[0]} with {ordered[j][1].at} "
+                            "but has a different arXiv id or DOI; kept apart",
+                        )
                     )
                     continue
                 lo, hi = min(a, b), max(a, b)
@@ -251,108 +259,254 @@ class Resolver:
                 strong[lo] = {**strong[hi], **strong[lo]}
                 reason[lo] += reason.pop(hi, [])
                 reason[lo].append(
-                    f"{drafts[i].record.key} and {drafts[j].record.key} share {key.split(':')[0]} {key.split(':', 1)[1]}"
+                    f"{identity.key} and {ordered[j][1].key} share {key.split(':')[0]} {key.split(':', 1)[1]}"
                 )
-        members: dict[int, list[_Draft]] = defaultdict(list)
-        for i, draft in enumerate(drafts):
-            members[find(i)].append(draft)
-        return [(members[root], sorted(reason.get(root, []))) for root in sorted(members)]
+        index: dict[int, int] = {}
+        group: dict[Place, int] = {}
+        sizes: list[int] = []
+        reasons: list[list[str]] = []
+        for i, (place, _) in enumerate(ordered):
+            root = find(i)
+            if root not in index:
+                index[root] = len(sizes)
+                sizes.append(0)
+                reasons.append(sorted(reason.get(root, [])))
+            group[place] = index[root]
+            sizes[index[root]] += 1
+        keys = {place: identity.keys for place, identity in ordered}
+        return cls(group, keys, sizes, reasons, conflicts)
 
-    def _paper(
+
+class Streaming:
+    """Papers resolved as their records come, following a :class:`Plan`: a paper is made when
+    its last record arrives, and only records still waiting for the others of their paper are
+    held (memory grows with the papers' persons and links, not with the records read).
+
+    ``records`` yields each record with its place and mentions; :meth:`consume` hands out the
+    papers, then ``persons``, ``areas`` and :meth:`coauthor_pairs` are complete (what the
+    assembler needs, as of a :class:`Resolution`)."""
+
+    def __init__(
         self,
-        members: list[_Draft],
-        reasons: list[str],
-        names: dict[str, Counter[str]],
-        resolution: Resolution,
-    ) -> Paper:
-        ranked = sorted(
-            members,
-            key=lambda d: (READER_RANK.get(d.record.reader, 99), d.record.source.digest, d.record.at.line),
-        )
-        records = [d.record for d in ranked]
-        key = paper_key(sorted({k for d in members for k in d.keys}))
-        title = next((r.title for r in records if r.title), None)
-        abstract = next((r.abstract for r in records if r.abstract), None)
-        year = next((r.year for r in records if r.year), None)
-        by_kind: dict[str, list[Mention]] = defaultdict(list)
-        for d in ranked:
-            for m in d.mentions:
-                by_kind[m.kind].append(m)
-        authors = self._authors(ranked, names)
-        subjects: list[str] = []
-        primary: str | None = None
-        for m in by_kind.pop("subject", []):
-            if m.key not in subjects:
-                subjects.append(m.key)
-            if primary is None and m.get("primary") == "1":
-                primary = m.key
-        areas: list[str] = []
-        for m in by_kind.pop("area", []):
-            if m.key not in areas:
-                areas.append(m.key)
-                parent = m.key.split("/")[0]
-                resolution.areas.setdefault(m.key, Area(m.key, m.get("child"), parent, m.get("parent")))
-        by_kind.pop("author", None)
-        others = [m for kind in sorted(by_kind) for m in by_kind[kind]]
-        sources = tuple(
-            SourceRef(r.key, r.source.path, r.at.line, r.reader, r.source.digest)
-            for r in sorted(records, key=lambda r: r.key)
-        )
-        identifiers = tuple(sorted({s.text for r in records for s in r.identifiers}))
-        published = min((r.published.text for r in records if r.published), default=None)
-        updated = max((r.updated.text for r in records if r.updated), default=None)
-        return Paper(
-            key=key,
-            title=title,
-            abstract=abstract,
-            year=year,
-            authors=authors,
-            subjects=tuple(sorted(subjects)),
-            primary_subject=primary,
-            areas=tuple(sorted(areas)),
-            mentions=tuple(others),
-            sources=sources,
-            merge_reasons=tuple(reasons),
-            identifiers=identifiers,
-            published=published,
-            updated=updated,
-            journal_ref=_first(r.journal_ref for r in records),
-            comment=_first(r.comment for r in records),
-            venue=_first(r.venue for r in records),
-            links=tuple(sorted({s.text for r in records for s in r.links})),
-        )
+        plan: Plan,
+        log: IssueLog,
+        records: Iterable[tuple[Place, Record, list[Mention]]],
+        observe: Callable[[Paper], None] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.log = log
+        self.records = 0
+        self.papers = 0
+        self.persons: dict[str, Person] = {}
+        self.areas: dict[str, Area] = {}
+        self._source = records
+        self._observe = observe
+        self._pending: dict[int, list[tuple[Place, _Draft]]] = {}
+        self._names: dict[str, Counter[str]] = defaultdict(Counter)
+        self._pairs: Counter[tuple[str, str]] = Counter()
+        self._made: set[str] = set()
 
-    def _authors(self, ranked: list[_Draft], names: dict[str, Counter[str]]) -> tuple[Author, ...]:
-        lists = [[m for m in d.mentions if m.kind == "author"] for d in ranked]
-        complete = [(d, ms) for d, ms in zip(ranked, lists, strict=True) if ms and d.record.authors_complete]
-        chosen = complete[0][1] if complete else []
-        affiliations: dict[int, list[str]] = defaultdict(list)
-        if complete:
-            for index, span in complete[0][0].record.affiliations:
-                affiliations[index].append(span.text)
-        authors = [
-            Author(m.key, m.text, i + 1, m.at, tuple(affiliations.get(int(m.get("index", "-1")), ())))
-            for i, m in enumerate(chosen)
-        ]
-        present = {a.person for a in authors}
-        for d, ms in zip(ranked, lists, strict=True):
-            for m in ms:
-                if m.key in present:
-                    continue
-                if complete:
-                    self.log.warn(
-                        m.at,
-                        "author-not-listed",
-                        f"{m.text!r} is named by this {d.record.reader} record but not in the merged "
-                        "paper's author list; added at the end",
-                    )
-                present.add(m.key)
-                authors.append(Author(m.key, m.text, len(authors) + 1, m.at))
-        for d, ms in zip(ranked, lists, strict=True):
-            for m in ms:
-                names[m.key][m.get("name", m.text)] += 1
-            del d
-        return tuple(authors)
+    def coauthor_pairs(self) -> Counter[tuple[str, str]]:
+        return self._pairs
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "records": self.records,
+            "papers": self.papers,
+            "persons": len(self.persons),
+            "coauthor_pairs": len(self._pairs),
+        }
+
+    def consume(self) -> Iterator[Paper]:
+        for place, record, mentions in self._source:
+            paper = self.add(place, record, mentions)
+            if paper is not None:
+                yield paper
+        self.finish()
+
+    def add(self, place: Place, record: Record, mentions: list[Mention]) -> Paper | None:
+        """Take one record; the paper it completes, if it is the last of its paper's records."""
+        keys = identity_keys(record)
+        planned = self.plan.keys.get(place)
+        if planned is None or tuple(keys) != planned:
+            raise KgError(
+                f"{record.at.path}: the file changed while it was being read (its records are not "
+                "those of the first pass); build again",
+                code="input-changed",
+            )
+        self.records += 1
+        group = self.plan.group[place]
+        waiting = self._pending.setdefault(group, [])
+        waiting.append((place, _Draft(record, mentions, keys)))
+        if len(waiting) < self.plan.sizes[group]:
+            return None
+        del self._pending[group]
+        waiting.sort(key=lambda pd: pd[0])
+        members = [d for _, d in waiting]
+        paper = _paper(members, self.plan.reasons[group], self._names, self.areas, self.log)
+        if paper.key in self._made:  # distinct groups can only collide on a hash; keep the first
+            self.log.warn(members[0].record.at, "paper-key-collision", f"paper key {paper.key} reused")
+            return None
+        self._made.add(paper.key)
+        if len(persons_of(paper)) > MAX_COAUTHORS:
+            self.log.warn(
+                members[0].record.at,
+                "many-authors",
+                f"{len(paper.authors)} authors, more than {MAX_COAUTHORS}: their authorships are kept "
+                "but they are not linked as coauthors",
+            )
+        self.papers += 1
+        add_pairs(self._pairs, paper)
+        if self._observe is not None:
+            self._observe(paper)
+        return paper
+
+    def finish(self) -> None:
+        """After the last record: check every paper was made, report the records kept apart, and
+        name the persons."""
+        missing = len(self.plan.group) - self.records
+        if self._pending or missing:
+            where = ""
+            if self._pending:
+                where = f"{self._pending[min(self._pending)][0][1].record.at.path}: "
+            raise KgError(
+                f"{where}{missing} records planned in the first pass were not read again (an input "
+                "changed during the build); build again",
+                code="input-changed",
+            )
+        for at, message in self.plan.conflicts:
+            self.log.warn(at, "identity-conflict", message)
+        self.persons = _persons(self._names)
+        self.areas = dict(sorted(self.areas.items()))
+
+
+class Resolver:
+    """Collects records with their mentions, then resolves them all at once (a build streams them
+    through :class:`Streaming` instead)."""
+
+    def __init__(self, log: IssueLog) -> None:
+        self.log = log
+        self._items: list[tuple[Place, Record, list[Mention]]] = []
+        self._ordinal: Counter[str] = Counter()
+
+    def add(self, record: Record, mentions: Iterable[Mention]) -> None:
+        digest = record.source.digest
+        self._items.append(((digest, self._ordinal[digest]), record, list(mentions)))
+        self._ordinal[digest] += 1
+
+    def resolve(self) -> Resolution:
+        items = sorted(self._items, key=lambda item: item[0])
+        plan = Plan.of((place, Identity.of(record)) for place, record, _ in items)
+        streaming = Streaming(plan, self.log, items)
+        papers = sorted(streaming.consume(), key=lambda p: p.key)
+        return Resolution(papers, streaming.persons, streaming.areas, records=streaming.records)
+
+
+def _persons(names: dict[str, Counter[str]]) -> dict[str, Person]:
+    """Each person named by the most frequent spelling of their name (ties: the first in sort order)."""
+    persons = {}
+    for key in sorted(names):
+        best = min(names[key].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        persons[key] = Person(key, best)
+    return persons
+
+
+def _paper(
+    members: list[_Draft],
+    reasons: list[str],
+    names: dict[str, Counter[str]],
+    all_areas: dict[str, Area],
+    log: IssueLog,
+) -> Paper:
+    ranked = sorted(
+        members,
+        key=lambda d: (READER_RANK.get(d.record.reader, 99), d.record.source.digest, d.record.at.line),
+    )
+    records = [d.record for d in ranked]
+    key = paper_key(sorted({k for d in members for k in d.keys}))
+    title = next((r.title for r in records if r.title), None)
+    abstract = next((r.abstract for r in records if r.abstract), None)
+    year = next((r.year for r in records if r.year), None)
+    by_kind: dict[str, list[Mention]] = defaultdict(list)
+    for d in ranked:
+        for m in d.mentions:
+            by_kind[m.kind].append(m)
+    authors = _authors(ranked, names, log)
+    subjects: list[str] = []
+    primary: str | None = None
+    for m in by_kind.pop("subject", []):
+        if m.key not in subjects:
+            subjects.append(m.key)
+        if primary is None and m.get("primary") == "1":
+            primary = m.key
+    areas: list[str] = []
+    for m in by_kind.pop("area", []):
+        if m.key not in areas:
+            areas.append(m.key)
+            parent = m.key.split("/")[0]
+            all_areas.setdefault(m.key, Area(m.key, m.get("child"), parent, m.get("parent")))
+    by_kind.pop("author", None)
+    others = [m for kind in sorted(by_kind) for m in by_kind[kind]]
+    sources = tuple(
+        SourceRef(r.key, r.source.path, r.at.line, r.reader, r.source.digest)
+        for r in sorted(records, key=lambda r: r.key)
+    )
+    identifiers = tuple(sorted({s.text for r in records for s in r.identifiers}))
+    published = min((r.published.text for r in records if r.published), default=None)
+    updated = max((r.updated.text for r in records if r.updated), default=None)
+    return Paper(
+        key=key,
+        title=title,
+        abstract=abstract,
+        year=year,
+        authors=authors,
+        subjects=tuple(sorted(subjects)),
+        primary_subject=primary,
+        areas=tuple(sorted(areas)),
+        mentions=tuple(others),
+        sources=sources,
+        merge_reasons=tuple(reasons),
+        identifiers=identifiers,
+        published=published,
+        updated=updated,
+        journal_ref=_first(r.journal_ref for r in records),
+        comment=_first(r.comment for r in records),
+        venue=_first(r.venue for r in records),
+        links=tuple(sorted({s.text for r in records for s in r.links})),
+    )
+
+
+def _authors(ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog) -> tuple[Author, ...]:
+    lists = [[m for m in d.mentions if m.kind == "author"] for d in ranked]
+    complete = [(d, ms) for d, ms in zip(ranked, lists, strict=True) if ms and d.record.authors_complete]
+    chosen = complete[0][1] if complete else []
+    affiliations: dict[int, list[str]] = defaultdict(list)
+    if complete:
+        for index, span in complete[0][0].record.affiliations:
+            affiliations[index].append(span.text)
+    authors = [
+        Author(m.key, m.text, i + 1, m.at, tuple(affiliations.get(int(m.get("index", "-1")), ())))
+        for i, m in enumerate(chosen)
+    ]
+    present = {a.person for a in authors}
+    for d, ms in zip(ranked, lists, strict=True):
+        for m in ms:
+            if m.key in present:
+                continue
+            if complete:
+                log.warn(
+                    m.at,
+                    "author-not-listed",
+                    f"{m.text!r} is named by this {d.record.reader} record but not in the merged "
+                    "paper's author list; added at the end",
+                )
+            present.add(m.key)
+            authors.append(Author(m.key, m.text, len(authors) + 1, m.at))
+    for d, ms in zip(ranked, lists, strict=True):
+        for m in ms:
+            names[m.key][m.get("name", m.text)] += 1
+        del d
+    return tuple(authors)
 
 
 def _first(spans: Iterable[Span | None]) -> str | None:

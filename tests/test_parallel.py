@@ -112,7 +112,7 @@ def test_a_build_keeps_no_papers(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(result.store) == result.triples > 0
 
 
-def test_consume_hands_out_papers_in_order_and_keeps_none() -> None:
+def test_consume_hands_out_papers_in_order_and_keeps_none_of_them() -> None:
     def paper(key: str, *people: str) -> Paper:
         authors = tuple(Author(p, p, i + 1, Location("x", 1)) for i, p in enumerate(people))
         return Paper(key, None, None, None, authors, (), None, (), (), (), (), ())
@@ -123,4 +123,6 @@ def test_consume_hands_out_papers_in_order_and_keeps_none() -> None:
     assert next(handed).key == "b"
     assert resolution.papers == []  # taken at the first paper
     assert [p.key for p in handed] == ["a", "c"]
-    assert resolution.counts()["papers"] == 0 and resolution.coauthor_pairs() == {}
+    # what describes the graph stays: the counts, and the coauthor pairs the assembler writes last
+    assert resolution.counts() == {"records": 3, "papers": 3, "persons": 0, "coauthor_pairs": 2}
+    assert resolution.coauthor_pairs() == {("x", "y"): 1, ("y", "z"): 1}
