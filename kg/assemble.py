@@ -117,7 +117,9 @@ def assemble(
     unknown: set[str] = set()
     repos: dict[str, list[Mention]] = defaultdict(list)
     links: dict[str, list[Mention]] = defaultdict(list)
-    introduced: dict[str, list[Mention]] = defaultdict(list)
+    # by kind and key: a name one paper introduces as a method and another as a dataset or library is
+    # two nodes, each described from its own mentions (in whatever order the papers come)
+    introduced: dict[tuple[str, str], list[Mention]] = defaultdict(list)
     for paper in resolution.consume():
         yield from _paper(paper, namer, people)
         for code in paper.subjects:
@@ -129,7 +131,7 @@ def assemble(
             elif m.kind == "link":
                 links[m.key].append(m)
             elif m.kind in ("introduced-method", "introduced-resource"):
-                introduced[m.key].append(m)
+                introduced[m.kind, m.key].append(m)
     for person in resolution.persons.values():
         node = people[person.key]
         yield Triple(node, RDF.type, FOAF.Person)
@@ -153,12 +155,12 @@ def assemble(
         node = ox.NamedNode(key)
         yield Triple(node, RDF.type, KG.Link)
         yield Triple(node, KG.linkKind, string(min(m.get("kind", "other") for m in links[key])))
-    if any(ms[0].kind == "introduced-method" for ms in introduced.values()):
+    if any(kind == "introduced-method" for kind, _ in introduced):
         scheme = namer.introduced_scheme()
         yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
         yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
-    for key in sorted(introduced):
-        yield from _introduced(key, introduced[key], namer)
+    for kind, key in sorted(introduced, key=lambda kk: (kk[1], kk[0])):
+        yield from _introduced(kind == "introduced-resource", key, introduced[kind, key], namer)
 
 
 class _Minted(dict[str, ox.NamedNode]):
@@ -298,8 +300,7 @@ def _repository(key: str, mentions: list[Mention]) -> Iterator[Triple]:
         yield Triple(node, SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI))
 
 
-def _introduced(key: str, mentions: list[Mention], namer: Namer) -> Iterator[Triple]:
-    resource = mentions[0].kind == "introduced-resource"
+def _introduced(resource: bool, key: str, mentions: list[Mention], namer: Namer) -> Iterator[Triple]:
     node = namer.resource(key) if resource else namer.introduced(key)
     label = min(m.text for m in mentions)
     if resource:

@@ -19,6 +19,8 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
+from typing import NamedTuple
 
 from kg.errors import IssueLog, KgError
 from kg.records import Location, Mention, Record, Span
@@ -49,8 +51,13 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(" ".join(words).encode("utf-8")).hexdigest()[:20]
 
 
-def word_count(text: str) -> int:
-    return len(_WORD.findall(text))
+def has_words(text: str, n: int) -> bool:
+    """Whether ``text`` has at least ``n`` words (looking no further than the ``n``-th).
+
+    >>> has_words("one two three", 3), has_words("one two", 3)
+    (True, False)
+    """
+    return sum(1 for _ in islice(_WORD.finditer(text), n)) >= n
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,14 +215,24 @@ Place = tuple[str, int]
 """A record's place in the input: its file's SHA-256 and its index among the file's records."""
 
 
+class Planned(NamedTuple):
+    """A record as the first pass saw it."""
+
+    group: int
+    line: int
+    keys: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class Plan:
     """Which records make each paper, found from every record's :class:`Identity` alone (a first,
     light pass over the inputs), so that a paper is resolved as soon as its last record is read."""
 
-    group: dict[Place, int]
-    keys: dict[Place, tuple[str, ...]]
+    records: dict[Place, Planned]
+    """Every record to come, by its place: its paper's group, its line and its identity keys (taken
+    out as the record comes)."""
     sizes: list[int]
+    """Records per group."""
     reasons: list[list[str]]
     conflicts: list[tuple[Location, str]]
     """Records kept apart although they share a key: reported once the records have been read."""
@@ -262,19 +279,18 @@ class Plan:
                     f"{identity.key} and {ordered[j][1].key} share {key.split(':')[0]} {key.split(':', 1)[1]}"
                 )
         index: dict[int, int] = {}
-        group: dict[Place, int] = {}
+        records: dict[Place, Planned] = {}
         sizes: list[int] = []
         reasons: list[list[str]] = []
-        for i, (place, _) in enumerate(ordered):
+        for i, (place, identity) in enumerate(ordered):
             root = find(i)
             if root not in index:
                 index[root] = len(sizes)
                 sizes.append(0)
                 reasons.append(sorted(reason.get(root, [])))
-            group[place] = index[root]
+            records[place] = Planned(index[root], identity.at.line, identity.keys)
             sizes[index[root]] += 1
-        keys = {place: identity.keys for place, identity in ordered}
-        return cls(group, keys, sizes, reasons, conflicts)
+        return cls(records, sizes, reasons, conflicts)
 
 
 class Streaming:
@@ -282,7 +298,8 @@ class Streaming:
     its last record arrives, and only records still waiting for the others of their paper are
     held (memory grows with the papers' persons and links, not with the records read).
 
-    ``records`` yields each record with its place and mentions; :meth:`consume` hands out the
+    ``records`` yields each record with its place and mentions (each is taken out of the plan as it
+    comes, so the plan shrinks as the build goes on); :meth:`consume` hands out the
     papers, then ``persons``, ``areas`` and :meth:`coauthor_pairs` are complete (what the
     assembler needs, as of a :class:`Resolution`)."""
 
@@ -326,16 +343,17 @@ class Streaming:
 
     def add(self, place: Place, record: Record, mentions: list[Mention]) -> Paper | None:
         """Take one record; the paper it completes, if it is the last of its paper's records."""
-        keys = identity_keys(record)
-        planned = self.plan.keys.get(place)
-        if planned is None or tuple(keys) != planned:
+        # the keys found in the first pass; the record must be the one seen there
+        planned = self.plan.records.pop(place, None)
+        if planned is None or planned.line != record.at.line:
             raise KgError(
                 f"{record.at.path}: the file changed while it was being read (its records are not "
                 "those of the first pass); build again",
                 code="input-changed",
             )
+        keys = list(planned.keys)
         self.records += 1
-        group = self.plan.group[place]
+        group = planned.group
         waiting = self._pending.setdefault(group, [])
         waiting.append((place, _Draft(record, mentions, keys)))
         if len(waiting) < self.plan.sizes[group]:
@@ -364,7 +382,7 @@ class Streaming:
     def finish(self) -> None:
         """After the last record: check every paper was made, report the records kept apart, and
         name the persons."""
-        missing = len(self.plan.group) - self.records
+        missing = len(self.plan.records)
         if self._pending or missing:
             where = ""
             if self._pending:
@@ -530,9 +548,9 @@ def identity_keys(record: Record) -> list[str]:
             keys.append("arxiv:" + re.sub(r"v\d+$", "", value))
         elif scheme == "doi" and value:
             keys.append("doi:" + value.lower())
-    if record.abstract and word_count(record.abstract.text) >= _MIN_ABSTRACT_WORDS:
+    if record.abstract and has_words(record.abstract.text, _MIN_ABSTRACT_WORDS):
         keys.append("abstract:" + fingerprint(record.abstract.text))
-    if record.title and word_count(record.title.text) >= _MIN_TITLE_WORDS:
+    if record.title and has_words(record.title.text, _MIN_TITLE_WORDS):
         keys.append("title:" + fingerprint(record.title.text))
     if not keys:
         # too little text to recognise the paper elsewhere: it is its own paper

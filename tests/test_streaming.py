@@ -4,6 +4,7 @@ their identity keys, so a build holds only records waiting for the others of the
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,12 @@ def seed_records() -> list[tuple[Place, Record]]:
 def test_a_paper_is_made_when_its_last_record_comes() -> None:
     records = seed_records()
     plan = Plan.of((place, Identity.of(r)) for place, r in records)
+    last: dict[int, int] = {}
+    for i, (place, _) in enumerate(records):
+        last[plan.records[place].group] = i
+    assert len(plan.sizes) == 157 and sorted(plan.sizes)[-1] == 2
+    merged = next(g for g, size in enumerate(plan.sizes) if size == 2)
+    assert plan.reasons[merged] and "share" in plan.reasons[merged][0]
     streaming = Streaming(plan, IssueLog(), [])
     made: dict[str, int] = {}
     for i, (place, record) in enumerate(records):
@@ -40,13 +47,8 @@ def test_a_paper_is_made_when_its_last_record_comes() -> None:
             made[paper.key] = i
     streaming.finish()
     # each paper at its last record: one record per paper but one, whose two records are in two files
-    last: dict[int, int] = {}
-    for i, (place, _) in enumerate(records):
-        last[plan.group[place]] = i
-    assert sorted(made.values()) == sorted(last.values())
-    assert len(made) == len(plan.sizes) == 157 and sorted(plan.sizes)[-1] == 2
-    merged = next(g for g, size in enumerate(plan.sizes) if size == 2)
-    assert plan.reasons[merged] and "share" in plan.reasons[merged][0]
+    assert sorted(made.values()) == sorted(last.values()) and len(made) == 157
+    assert plan.records == {}  # taken out as the records came
     # the same papers as resolving all records at once
     resolver = Resolver(IssueLog())
     for _, record in records:
@@ -56,15 +58,18 @@ def test_a_paper_is_made_when_its_last_record_comes() -> None:
 
 def test_records_that_are_not_those_planned_stop_the_build() -> None:
     records = seed_records()
-    plan = Plan.of((place, Identity.of(r)) for place, r in records)
+
+    def plan() -> Plan:
+        return Plan.of((place, Identity.of(r)) for place, r in records)
+
     (place, first), (_, second) = records[0], records[1]
     with pytest.raises(KgError) as changed:
-        Streaming(plan, IssueLog(), []).add(place, second, [])  # another record where the first was
+        Streaming(plan(), IssueLog(), []).add(place, second, [])  # another record where the first was
     assert changed.value.code == "input-changed"
     with pytest.raises(KgError) as unknown:
-        Streaming(plan, IssueLog(), []).add(("0" * 64, 0), first, [])
+        Streaming(plan(), IssueLog(), []).add(("0" * 64, 0), first, [])
     assert unknown.value.code == "input-changed"
-    missing = Streaming(plan, IssueLog(), [(p, r, []) for p, r in records[:-1]])
+    missing = Streaming(plan(), IssueLog(), [(p, r, []) for p, r in records[:-1]])
     with pytest.raises(KgError, match="not read again") as short:
         list(missing.consume())
     assert short.value.code == "input-changed"
@@ -81,11 +86,16 @@ def test_a_build_holds_only_the_records_being_extracted(
     alive: list[int] = []
     real = pipeline.Streaming.add
 
+    def records() -> int:
+        gc.collect()
+        return sum(isinstance(o, Record) for o in gc.get_objects())
+
     def watched(self: Streaming, *args: Any) -> Any:
         if self.records % 10 == 0:
-            gc.collect()
-            alive.append(sum(isinstance(o, Record) for o in gc.get_objects()))
+            alive.append(records() - before)
         return real(self, *args)
+
+    before = records()  # what other tests left
 
     monkeypatch.setattr(pipeline.Streaming, "add", watched)
     result = build([tmp_path], BuildOptions(workers=1), IssueLog())
@@ -101,3 +111,23 @@ def test_streamed_build_is_the_resolved_one(monkeypatch: pytest.MonkeyPatch) -> 
     assert streamed.summary() == whole.summary()
     assert streamed.manifest.papers == whole.manifest.papers
     assert_isomorphic(to_rdflib(streamed), to_rdflib(whole))
+
+
+def test_a_file_changed_between_the_passes_stops_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for p in FILES:
+        shutil.copy(p, tmp_path / p.name)
+    victim = tmp_path / FILES[0].name
+    real = pipeline.Plan.of
+
+    def planned_then_edited(*args: Any) -> Plan:
+        plan = real(*args)
+        st = victim.stat()
+        os.utime(victim, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        return plan
+
+    monkeypatch.setattr(pipeline.Plan, "of", planned_then_edited)
+    with pytest.raises(KgError, match="changed during the build") as changed:
+        build([tmp_path], BuildOptions(workers=1), IssueLog())
+    assert changed.value.code == "input-changed" and victim.name in str(changed.value)
