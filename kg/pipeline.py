@@ -295,8 +295,8 @@ def _build(
                 source = source or record.source
                 yield (key, ordinal), record, mentions
                 ordinal += 1
+            _unchanged(item, st)  # a cached file was read in the first pass too
             if cached is None:
-                _unchanged(item, st)
                 fresh[item.shown] = dumps_extract(extract, source)
             manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
 
@@ -402,14 +402,15 @@ def _worker_started() -> None:
 def _unchanged(item: InputFile, before: os.stat_result) -> None:
     """Stop the build if a file read twice (see :class:`kg.resolve.Plan`) changed in between: its
     records may no longer be those its papers were planned from."""
+    at = Location(item.shown, 0)
     try:
         now = item.path.stat()
     except OSError as e:
         raise KgError(
-            f"{item.shown}: the file went away during the build: {os_message(e)}", code="input-changed"
+            f"the file went away during the build: {os_message(e)}", at, code="input-changed"
         ) from e
     if (now.st_size, now.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
-        raise KgError(f"{item.shown}: the file changed during the build; build again", code="input-changed")
+        raise KgError("the file changed during the build; build again", at, code="input-changed")
 
 
 def _draining(items: Iterable[tuple[Record, list[Mention]]]) -> Iterator[tuple[Record, list[Mention]]]:

@@ -347,8 +347,9 @@ class Streaming:
         planned = self.plan.records.pop(place, None)
         if planned is None or planned.line != record.at.line:
             raise KgError(
-                f"{record.at.path}: the file changed while it was being read (its records are not "
-                "those of the first pass); build again",
+                "the file changed while it was being read (its records are not those of the first "
+                "pass); build again",
+                record.at,
                 code="input-changed",
             )
         keys = list(planned.keys)
@@ -384,12 +385,11 @@ class Streaming:
         name the persons."""
         missing = len(self.plan.records)
         if self._pending or missing:
-            where = ""
-            if self._pending:
-                where = f"{self._pending[min(self._pending)][0][1].record.at.path}: "
+            at = self._pending[min(self._pending)][0][1].record.at if self._pending else None
             raise KgError(
-                f"{where}{missing} records planned in the first pass were not read again (an input "
-                "changed during the build); build again",
+                f"{missing} records planned in the first pass were not read again (an input changed "
+                "during the build); build again",
+                at,
                 code="input-changed",
             )
         for at, message in self.plan.conflicts:
