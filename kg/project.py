@@ -280,12 +280,11 @@ def coauthors(
         if n > max_authors:
             skipped += 1
             continue
-        share = 1.0 if counting == "full" else 1.0 / (n - 1)
+        per = 1 if counting == "full" else n - 1  # a link's share of the paper is 1 / per
         members = [a for a in team if a in known]
         if len(members) > 1:
-            # what the paper adds to each member's weighted degree (1 when all are known, fractionally)
-            degree = (len(members) - 1) * share if counting == "full" else (len(members) - 1) / (n - 1)
-            teams.append((members, share, degree))
+            # and what the paper adds to each member's weighted degree (1 when all are known, fractionally)
+            teams.append((members, 1.0 / per, (len(members) - 1) / per))
     graph = nx.Graph(view="coauthors", counting=counting, max_authors=max_authors, min_papers=min_papers)
     chosen = known
     if max_nodes is not None and len(people) > max_nodes:
