@@ -23,7 +23,7 @@ from typing import Any
 from kg import __version__
 from kg.errors import Issue, IssueLog
 from kg.records import Location, Mention, Record, SourceFile, Span
-from kg.resolve import Paper
+from kg.resolve import Identity, Paper
 from kg.vocab import ontology_path
 
 MANIFEST = "manifest.json"
@@ -100,6 +100,41 @@ def cache_name(shown: str, digest: str, extraction: str) -> str:
     entry is never rewritten with other content (an interrupted build cannot change what the manifest
     of the previous one names)."""
     return hashlib.sha256(f"{shown}\0{digest}\0{extraction}".encode()).hexdigest()[:32] + ".json.gz"
+
+
+def keys_name(shown: str, digest: str, extraction: str) -> str:
+    """The entry beside a file's cache entry that holds its records' identities (see
+    :func:`dumps_identities`)."""
+    return cache_name(shown, digest, extraction).removesuffix(".json.gz") + ".keys.json.gz"
+
+
+def dumps_identities(identities: Iterable[Identity]) -> bytes:
+    """One file's record identities (the first pass's result, :class:`kg.resolve.Identity`) as gzip'd
+    JSON, ``[[line, [key, ...]], ...]``: what a rebuild's first pass takes instead of reading an
+    unchanged file again.  The path and record keys follow from the file's name and SHA-256."""
+    rows = [[i.at.line, list(i.keys)] for i in identities]
+    return gzip.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode(), 1, mtime=0)
+
+
+def loads_identities(blob: bytes, shown: str, digest: str) -> list[Identity]:
+    """The identities :func:`dumps_identities` wrote, of the file ``shown`` with SHA-256 ``digest``.
+
+    Raises ``ValueError`` (or ``OSError``, ``EOFError``, ``TypeError``) on a damaged entry.
+    """
+    rows = json.loads(gzip.decompress(blob))
+    if not isinstance(rows, list):
+        raise ValueError("not a list of identities")
+    prefix = digest[:16]
+    out: list[Identity] = []
+    for line, keys in rows:
+        if (
+            not isinstance(line, int)
+            or not isinstance(keys, list)
+            or not all(isinstance(k, str) for k in keys)
+        ):
+            raise ValueError("not an identity row")
+        out.append(Identity(Location(shown, line), f"{prefix}-{line}", tuple(keys)))
+    return out
 
 
 def paper_hash(paper: Paper) -> str:

@@ -36,9 +36,12 @@ from kg.cache import (
     cache_name,
     changes,
     dumps_extract,
+    dumps_identities,
     encode_items,
     extraction_key,
+    keys_name,
     loads_extract,
+    loads_identities,
     paper_hash,
     replay,
 )
@@ -83,6 +86,24 @@ class InputFile:
     shown: str
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Where a build is, as its ``progress`` callback hears it."""
+
+    stage: str
+    """``identifying`` (the first pass, :class:`kg.resolve.Plan`), ``reading`` (the second: reading,
+    extracting and loading the papers) or ``optimizing`` (compacting the store)."""
+    file: InputFile | None
+    """The file just identified, or the file about to be read (none while optimizing)."""
+    done: int
+    """Files this stage has finished."""
+    total: int
+    """Files this stage has in all."""
+
+
+Progress = Callable[[Step], None]
+
+
 @dataclass(slots=True)
 class Build:
     """The result of a build: the graph in its store, what was read, and what went wrong."""
@@ -103,6 +124,9 @@ class Build:
     """Cache entries of the files read in this build (see ``kg.cache.dumps_extract``; written to the
     cache with the outputs).  Encoded as each file is read, so the records and mentions a paper
     does not keep are freed once the papers are resolved."""
+    fresh_keys: dict[str, bytes] = field(default_factory=dict)
+    """The record identities of the files whose first pass read them in this build (see
+    ``kg.cache.dumps_identities``), for the cache: a rebuild's first pass takes them instead."""
     changes: Changes | None = None
     store_path: Path | None = None
     """Where the store lies on disk, when it was assembled there."""
@@ -225,9 +249,12 @@ def build(
     paths: Iterable[Path],
     options: BuildOptions | None = None,
     log: IssueLog | None = None,
-    progress: Callable[[InputFile], None] | None = None,
+    progress: Progress | None = None,
 ) -> Build:
-    """Read every input, extract, resolve and assemble the graph into an in-memory store."""
+    """Read every input, extract, resolve and assemble the graph into an in-memory store.
+
+    ``progress`` hears of every file as the first pass has identified it and as the second pass
+    starts reading it, and of the store's compaction (:class:`Step`)."""
     with collector_paused():
         return _build(paths, options, log, progress)
 
@@ -236,7 +263,7 @@ def _build(
     paths: Iterable[Path],
     options: BuildOptions | None,
     log: IssueLog | None,
-    progress: Callable[[InputFile], None] | None,
+    progress: Progress | None,
 ) -> Build:
     options = options or BuildOptions()
     log = log if log is not None else IssueLog()
@@ -249,6 +276,7 @@ def _build(
     manifest = Manifest(extraction=extraction_key(extractors))
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
     fresh: dict[str, bytes] = {}
+    fresh_keys: dict[str, bytes] = {}
     tally = {"read": 0, "reused": 0}
     accepted: list[tuple[InputFile, str, os.stat_result]] = []
     digests: dict[str, str] = {}
@@ -271,9 +299,9 @@ def _build(
 
     def records(extraction: Extraction) -> Iterator[tuple[Place, Record, list[Mention]]]:
         """The second pass: every record with its mentions (read and extracted, or from the cache)."""
-        for item, key, st in accepted:
+        for done, (item, key, st) in enumerate(accepted):
             if progress is not None:
-                progress(item)
+                progress(Step("reading", item, done, len(accepted)))
             cached = (
                 _cached(options.cache, item.shown, key, manifest.extraction)
                 if reuse and options.cache is not None
@@ -313,7 +341,9 @@ def _build(
             # first pass: which records make each paper, from their identity keys alone; then the
             # papers are made, assembled and loaded while the records are read and extracted, and
             # only records waiting for the others of their paper are held
-            plan = Plan.of(extraction.identify(accepted))
+            remembered = _known_keys(options.cache, manifest.extraction) if reuse else None
+            identities = extraction.identify(accepted, remembered, fresh_keys, progress)
+            plan = Plan.of(identities)
             identified = time.perf_counter()
             streaming = Streaming(plan, log, records(extraction), observe)
             del plan
@@ -333,6 +363,8 @@ def _build(
                     stream = None
         loaded = time.perf_counter()
         if options.store is not None:
+            if progress is not None:
+                progress(Step("optimizing", None, len(accepted), len(accepted)))
             # the bulk loader leaves many small sorted files; compacted, an index lookup costs
             # 15 µs instead of 67 (15 s at 100k papers, repaid by the pages and every query)
             graph.optimize()
@@ -365,6 +397,7 @@ def _build(
         seconds=time.perf_counter() - started,
         manifest=manifest,
         fresh=fresh,
+        fresh_keys=fresh_keys,
         changes=changes(previous.papers, manifest.papers),
         store_path=options.store,
         turtle=stream,
@@ -423,10 +456,27 @@ def _draining(items: Iterable[tuple[Record, list[Mention]]]) -> Iterator[tuple[R
         yield items.pop()
 
 
-def _identities(task: tuple[Path, str, str]) -> list[Identity]:
-    """The identity of each record of one file (in a worker process or in this one)."""
+def _identities(task: tuple[Path, str, str]) -> bytes:
+    """The identity of each record of one file, encoded (``kg.cache.dumps_identities``: compact to
+    send back from a worker process, and the file's entry in the cache as it is)."""
     path, shown, key = task
-    return [Identity.of(record) for record in read_file(path, IssueLog(), shown, key)]
+    return dumps_identities(Identity.of(record) for record in read_file(path, IssueLog(), shown, key))
+
+
+def _known_keys(cache: Path | None, extraction: str) -> Callable[[str, str], list[Identity] | None]:
+    """The cached record identities of a file (by its shown path and SHA-256), when the cache has a
+    readable entry: a rebuild's first pass takes them instead of reading the file again."""
+
+    def known(shown: str, key: str) -> list[Identity] | None:
+        if cache is None:
+            return None
+        path = cache / CACHE_DIR / keys_name(shown, key, extraction)
+        try:
+            return loads_identities(path.read_bytes(), shown, key)
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
+            return None  # missing or damaged: the file is read again
+
+    return known
 
 
 def _extract_batch(names: tuple[str, ...] | None, batch: list[Record]) -> BatchResult:
@@ -479,14 +529,34 @@ class Extraction:
         return result.get
 
     def identify(
-        self, files: Iterable[tuple[InputFile, str, os.stat_result]]
+        self,
+        files: list[tuple[InputFile, str, os.stat_result]],
+        known: Callable[[str, str], list[Identity] | None] | None = None,
+        fresh: dict[str, bytes] | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[tuple[Place, Identity]]:
-        """The first pass: every record of ``files`` (with their SHA-256) by its place and identity,
-        read on the workers when there are local ones.  Issues are left to the second pass, which
-        reads the files again and reports them."""
-        tasks = [(item.path, item.shown, key) for item, key, _ in files]
+        """The first pass: every record of ``files`` (with their SHA-256) by its place and identity.
+
+        A file's identities come from ``known`` (the cache) when it has them, else from reading the
+        file, on the workers when there are local ones; those read are encoded into ``fresh`` by
+        shown path, for the cache.  Issues are left to the second pass, which reads the files again
+        and reports them.
+        """
+        cached = [known(item.shown, key) if known is not None else None for item, key, _ in files]
+        tasks = [
+            (item.path, item.shown, key)
+            for (item, key, _), ids in zip(files, cached, strict=True)
+            if ids is None
+        ]
         found = self._pool.imap(_identities, tasks) if self._pool is not None else map(_identities, tasks)
-        for (_, _, key), identities in zip(tasks, found, strict=True):
+        for done, ((item, key, _), identities) in enumerate(zip(files, cached, strict=True)):
+            if identities is None:
+                blob = next(found)
+                identities = loads_identities(blob, item.shown, key)
+                if fresh is not None:
+                    fresh[item.shown] = blob
+            if progress is not None:
+                progress(Step("identifying", item, done + 1, len(files)))
             for ordinal, identity in enumerate(identities):
                 yield (key, ordinal), identity
 
@@ -672,13 +742,22 @@ def write_cache(result: Build, out: Path) -> None:
         if entry is None:
             continue
         write_bytes(folder / cache_name(shown, entry.digest, extraction), blob)
+    for shown, blob in result.fresh_keys.items():
+        entry = result.manifest.files.get(shown)
+        if entry is None:
+            continue
+        write_bytes(folder / keys_name(shown, entry.digest, extraction), blob)
 
 
 def prune_cache(result: Build, out: Path) -> None:
     """Remove the cache entries the manifest no longer names (after it was written; best effort)."""
     folder = out / CACHE_DIR
     extraction = result.manifest.extraction
-    keep = {cache_name(shown, entry.digest, extraction) for shown, entry in result.manifest.files.items()}
+    keep = {
+        name(shown, entry.digest, extraction)
+        for shown, entry in result.manifest.files.items()
+        for name in (cache_name, keys_name)
+    }
     try:
         stale = [e for e in folder.iterdir() if e.name not in keep and not e.name.startswith(".")]
     except OSError:

@@ -34,12 +34,28 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return Path("in")
 
 
-def test_unchanged_rebuild_reads_nothing(corpus: Path, tmp_path: Path) -> None:
+def test_unchanged_rebuild_reads_nothing(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg import pipeline
+
+    first_pass: list[str] = []
+    identities = pipeline._identities
+
+    def spy(task: tuple[Path, str, str]) -> bytes:
+        first_pass.append(task[1])
+        return identities(task)
+
+    monkeypatch.setattr(pipeline, "_identities", spy)
     first = run(corpus, tmp_path / "out")
+    assert sorted(first_pass) == sorted(["in/" + DAILY.name, "in/" + PROFILE.name])
+    first_pass.clear()
     assert (first.files_read, first.files_reused) == (2, 0)
     assert first.changes is not None and first.changes.added == 138
     second = run(corpus, tmp_path / "out")
     assert (second.files_read, second.files_reused) == (0, 2)
+    assert first_pass == []  # the first pass took the identities from the cache too
+    assert second.fresh_keys == {}
     assert second.changes is not None and (second.changes.added, second.changes.unchanged) == (0, 138)
     assert [str(i) for i in second.log.issues] == [str(i) for i in first.log.issues]
     assert_isomorphic(to_rdflib(second), to_rdflib(first))
@@ -78,7 +94,9 @@ def test_removed_file(corpus: Path, tmp_path: Path) -> None:
     assert (again.files_read, again.files_reused) == (0, 1)
     assert again.changes is not None and (again.changes.removed, again.changes.added) == (120, 0)
     assert_isomorphic(to_rdflib(again), to_rdflib(full_rebuild(corpus, tmp_path)))
-    assert len(list((tmp_path / "out" / "cache").iterdir())) == 1
+    # the removed file's entries are gone: the other's records and mentions, and its identities
+    names = sorted(e.name for e in (tmp_path / "out" / "cache").iterdir())
+    assert len(names) == 2 and names[0].removesuffix(".json.gz") + ".keys.json.gz" == names[1]
 
 
 def test_full_ignores_the_cache(corpus: Path, tmp_path: Path) -> None:
@@ -89,11 +107,56 @@ def test_full_ignores_the_cache(corpus: Path, tmp_path: Path) -> None:
 
 
 def test_damaged_cache_entry_is_read_again(corpus: Path, tmp_path: Path) -> None:
-    run(corpus, tmp_path / "out")
-    for entry in (tmp_path / "out" / "cache").iterdir():
+    first = run(corpus, tmp_path / "out")
+    entries = sorted((tmp_path / "out" / "cache").iterdir())
+    assert len(entries) == 4  # per file: its records and mentions, and its records' identities
+    for entry in entries:
         entry.write_bytes(b"not gzip")
     again = run(corpus, tmp_path / "out")
     assert (again.files_read, again.files_reused) == (2, 0)
+    assert sorted(again.fresh_keys) == sorted(["in/" + DAILY.name, "in/" + PROFILE.name])
+    assert_isomorphic(to_rdflib(again), to_rdflib(first))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"not gzip",
+        __import__("gzip").compress(b'{"not": "a list"}'),
+        __import__("gzip").compress(b'[[1, ["k"]], ["two", ["k"]]]'),
+        __import__("gzip").compress(b"[[1, [2]]]"),
+        __import__("gzip").compress(b"[[1]]"),
+    ],
+)
+def test_damaged_identities_are_read_again(corpus: Path, tmp_path: Path, damage: bytes) -> None:
+    """A damaged identities entry only means the first pass reads that file again; the records
+    and mentions still come from the cache, and the graph is the same."""
+    first = run(corpus, tmp_path / "out")
+    for entry in (tmp_path / "out" / "cache").glob("*.keys.json.gz"):
+        entry.write_bytes(damage)
+    again = run(corpus, tmp_path / "out")
+    assert (again.files_read, again.files_reused) == (0, 2)
+    assert sorted(again.fresh_keys) == sorted(["in/" + DAILY.name, "in/" + PROFILE.name])
+    assert_isomorphic(to_rdflib(again), to_rdflib(first))
+    third = run(corpus, tmp_path / "out")  # the entries were written again
+    assert third.fresh_keys == {}
+
+
+def test_identities_round_trip() -> None:
+    """What the first pass keeps of a record survives the cache exactly (the same identity as
+    reading the file gives, keys in order)."""
+    from kg.cache import dumps_identities, loads_identities
+    from kg.readers import digest, read_file
+    from kg.resolve import Identity
+
+    widest = 0
+    for path in sorted(SEEDS.iterdir()):
+        key = digest(path)
+        identities = [Identity.of(r) for r in read_file(path, IssueLog(), path.name, key)]
+        assert identities
+        assert loads_identities(dumps_identities(identities), path.name, key) == identities
+        widest = max(widest, *(len(i.keys) for i in identities))
+    assert widest > 1  # records with an abstract and a title fingerprint
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -75,11 +75,11 @@ def test_the_collector_is_paused_during_a_build_and_resumed_after(tmp_path: Path
 
     seen: list[bool] = []
     assert gc.isenabled()
-    build([SEEDS], BuildOptions(workers=2), IssueLog(), progress=lambda item: seen.append(gc.isenabled()))
+    build([SEEDS], BuildOptions(workers=2), IssueLog(), progress=lambda step: seen.append(gc.isenabled()))
     assert seen and not any(seen)
     assert gc.isenabled()
 
-    def fail(item: object) -> None:
+    def fail(step: object) -> None:
         raise KgError("stop", code="test")
 
     with pytest.raises(KgError):

@@ -131,3 +131,19 @@ def test_a_file_changed_between_the_passes_stops_the_build(
     with pytest.raises(KgError, match="changed during the build") as changed:
         build([tmp_path], BuildOptions(workers=1), IssueLog())
     assert changed.value.code == "input-changed" and victim.name in str(changed.value)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_hears_both_passes(tmp_path: Path, workers: int) -> None:
+    """The progress callback hears every file as the first pass identifies it and as the second
+    starts reading it, then the store's compaction: a big build is never silent."""
+    from kg.pipeline import Step
+
+    steps: list[Step] = []
+    build([SEEDS], BuildOptions(workers=workers, store=tmp_path / "store"), IssueLog(), steps.append)
+    shown = [pipeline.shown_path(f) for f in FILES]
+    assert [(s.stage, s.file and s.file.shown, s.done, s.total) for s in steps] == [
+        *[("identifying", name, i + 1, 3) for i, name in enumerate(shown)],
+        *[("reading", name, i, 3) for i, name in enumerate(shown)],
+        ("optimizing", None, 3, 3),
+    ]

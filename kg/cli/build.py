@@ -45,7 +45,7 @@ def build(
 
     Example: kg build seeds/ --out outputs/
     """
-    from kg.pipeline import DEFAULT_INPUT, BuildOptions, InputFile, write_outputs
+    from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, write_outputs
     from kg.pipeline import build as run_build
     from kg.vocab import DATA_BASE
 
@@ -69,10 +69,11 @@ def build(
         scheduler=scheduler,
     )
     with progress_bar(quiet) as bar:
-        task = bar.add_task("reading", total=None)
+        task = bar.add_task("identifying", total=None)
 
-        def progress(item: InputFile) -> None:
-            bar.update(task, advance=1, description=f"reading {item.shown}")
+        def progress(step: Step) -> None:
+            where = f" {step.file.shown}" if step.file is not None else ""
+            bar.update(task, completed=step.done, total=step.total, description=step.stage + where)
 
         try:
             result = run_build(inputs, options, log, progress)
