@@ -354,8 +354,8 @@ def _build(
             if stream is None:
                 stores.load(graph, quads)
             else:
-                with open(stream, "wb") as f:
-                    turtle.write_stream(stores.loading(graph, quads), f, options.base)
+                with open(stream, "wb") as f, stores.Loader(graph) as loader:
+                    turtle.write_stream(loader.loading(quads), f, options.base)
                     f.flush()
                     os.fsync(f.fileno())
                 if len(graph) <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted, from the store

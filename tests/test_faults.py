@@ -39,7 +39,7 @@ from typer.testing import CliRunner
 
 import kg.exporters
 from kg import store as stores
-from kg.cache import CACHE_DIR, MANIFEST, Manifest, cache_name, loads_extract
+from kg.cache import CACHE_DIR, MANIFEST, Manifest, cache_name, keys_name, loads_extract, loads_identities
 from kg.cli import app
 from kg.errors import IssueLog, KgError
 from kg.exporters import EXPORTERS, default_target
@@ -121,6 +121,9 @@ def check_cache(out: Path, exact: bool = False) -> None:
         names.add(name)
         _, extract = loads_extract((out / CACHE_DIR / name).read_bytes())
         assert len(extract.items) == entry.records, shown
+        keys = keys_name(shown, entry.digest, manifest.extraction)
+        names.add(keys)
+        assert len(loads_identities((out / CACHE_DIR / keys).read_bytes(), shown, entry.digest)) == entry.records
     if exact:
         assert {p.name for p in (out / CACHE_DIR).iterdir()} == names
 
@@ -468,12 +471,11 @@ def store_full(monkeypatch: pytest.MonkeyPatch) -> None:
             "IO error: No space left on device: While appending to file: /x/000012.sst: No space left on device"
         )
 
-    def loading(store: ox.Store, quads: Any) -> Any:  # an on-disk build loads while it writes graph.ttl
-        load(store, quads)
-        yield from ()
+    def loader(self: stores.Loader, item: Any) -> None:  # an on-disk build's loader thread
+        load(ox.Store(), item)
 
     monkeypatch.setattr(stores, "load", load)
-    monkeypatch.setattr(stores, "loading", loading)
+    monkeypatch.setattr(stores.Loader, "_load", loader)
 
 
 def stamp_full(monkeypatch: pytest.MonkeyPatch) -> None:

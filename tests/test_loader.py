@@ -1,0 +1,95 @@
+"""The store's loader thread: what it loads is exactly what it is given, and its errors reach the
+caller."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pyoxigraph as ox
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kg import store as stores
+
+P = ox.NamedNode("https://example.org/p")
+
+
+def quads_of(texts: list[str]) -> list[ox.Quad]:
+    return [ox.Quad(ox.NamedNode(f"https://example.org/s{i}"), P, ox.Literal(t)) for i, t in enumerate(texts)]
+
+
+def loaded(quads: list[ox.Quad], monkeypatch: pytest.MonkeyPatch, batch: int = 3) -> set[ox.Quad]:
+    monkeypatch.setattr(stores, "BATCH", batch)
+    store = ox.Store()
+    with stores.Loader(store) as loader:
+        passed = list(loader.loading(quads))
+    assert passed == quads  # handed on as given, in order
+    return set(store)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(st.characters(exclude_categories=("Cs",))), max_size=12))
+def test_any_text_is_loaded_as_it_is(texts: list[str]) -> None:
+    """Literals pass through N-Quads text unchanged: quotes, newlines, control characters, ``_:``."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        quads = quads_of(texts)
+        assert loaded(quads, monkeypatch) == set(quads)
+
+
+def test_hostile_and_typed_terms(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ['say "hi"\n\\', "\x00\x1f\x7f", "_:b0 looks like a blank node", "Zoë \u202e", ""]
+    quads = [
+        *quads_of(texts),
+        ox.Quad(P, P, ox.Literal("2024", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#gYear"))),
+        ox.Quad(P, P, ox.Literal("chat", language="fr")),
+        ox.Quad(P, P, ox.NamedNode("https://example.org/a%20b?c=d#e")),
+    ]
+    assert loaded(quads, monkeypatch) == set(quads)
+
+
+def test_a_blank_node_stays_one_node_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parser names each document's blank nodes anew, so batches with one go as quads."""
+    b = ox.BlankNode("b1")
+    quads = [ox.Quad(b, P, ox.Literal(str(i))) for i in range(7)]
+    got = loaded(quads, monkeypatch, batch=2)
+    assert len(got) == 7 and {q.subject for q in got} == {b}
+
+
+def test_a_loader_error_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(self: stores.Loader, item: Any) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(stores.Loader, "_load", full)
+    monkeypatch.setattr(stores, "BATCH", 2)
+    with pytest.raises(OSError, match="No space"), stores.Loader(ox.Store()) as loader:
+        for _ in loader.loading(quads_of([str(i) for i in range(50)])):
+            pass
+    assert not loader._thread.is_alive()
+    # the last batch's error, raised on leaving the block
+    with pytest.raises(OSError, match="No space"), stores.Loader(ox.Store()) as loader:
+        loader.put(quads_of(["x"]))
+
+
+def test_a_caller_error_stops_the_loader(monkeypatch: pytest.MonkeyPatch) -> None:
+    started = threading.Event()
+    release = threading.Event()
+    seen: list[object] = []
+
+    def slow(self: stores.Loader, item: Any) -> None:
+        seen.append(item)
+        started.set()
+        release.wait(5)
+
+    monkeypatch.setattr(stores.Loader, "_load", slow)
+    with pytest.raises(KeyError), stores.Loader(ox.Store()) as loader:
+        for i in range(4):  # one loading, two waiting, and the caller fails before the fourth
+            loader.put(quads_of([str(i)]))
+            if i == 0:
+                started.wait(5)
+            if i == 2:
+                threading.Timer(0.2, release.set).start()  # after the caller has failed
+                raise KeyError("the caller's own error")
+    assert not loader._thread.is_alive()
+    assert len(seen) == 1  # the batches still waiting were dropped
