@@ -85,11 +85,17 @@ class Namer:
         return self._iri("resource/" + quote(key, safe="-._~"))
 
 
+# The terms every paper repeats (its subjects, the methods it mentions, positions and lines) are made
+# once each: minting one quotes and checks an IRI, and a big build mints them tens of millions of times.
+
+
+@lru_cache(maxsize=4096)
 def subject_iri(code: str) -> ox.NamedNode:
     """The concept of an arXiv category code (also of unknown codes, kept as written)."""
     return ox.NamedNode(ARXIV_BASE + quote(code, safe="-._~"))
 
 
+@lru_cache(maxsize=4096)
 def method_iri(slug: str) -> ox.NamedNode:
     """The concept of a known method of ``ontology/methods.ttl``."""
     return ox.NamedNode(METHOD_BASE + quote(slug, safe="-._~"))
@@ -99,8 +105,15 @@ def string(text: str) -> ox.Literal:
     return ox.Literal(text)
 
 
+@lru_cache(maxsize=1 << 16)
 def integer(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=XSD.integer)
+
+
+@lru_cache(maxsize=1024)
+def _of_file(text: str) -> ox.Literal:
+    """A string every record of a file repeats (its path, reader and SHA-256)."""
+    return ox.Literal(text)
 
 
 def assemble(
@@ -220,10 +233,10 @@ def _paper(paper: Paper, namer: Namer, people: dict[str, ox.NamedNode]) -> Itera
         yield Triple(node, PROV.wasDerivedFrom, record)
         yield Triple(record, RDF.type, KG.SourceRecord)
         yield Triple(record, RDF.type, PROV.Entity)
-        yield Triple(record, KG.sourceFile, string(source.path))
+        yield Triple(record, KG.sourceFile, _of_file(source.path))
         yield Triple(record, KG.sourceLine, integer(source.line))
-        yield Triple(record, KG.reader, string(source.reader))
-        yield Triple(record, KG.fileDigest, string(source.digest))
+        yield Triple(record, KG.reader, _of_file(source.reader))
+        yield Triple(record, KG.fileDigest, _of_file(source.digest))
     for reason in paper.merge_reasons:
         yield Triple(node, KG.mergeReason, string(reason))
     yield from _mentions(paper, node, namer)

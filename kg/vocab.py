@@ -25,11 +25,12 @@ import pyoxigraph as ox
 class ClosedNamespace:
     """A namespace with a fixed list of terms, each a pyoxigraph ``NamedNode``."""
 
-    __slots__ = ("_terms", "base")
-
     def __init__(self, base: str, names: Iterable[str]) -> None:
-        self.base = base
         self._terms = {name: ox.NamedNode(base + name) for name in names}
+        # as plain attributes: a build reads tens of millions of them, and an attribute the object
+        # has is found without calling __getattr__ (which is left for the names it does not have)
+        vars(self).update(self._terms)
+        self.base = base
 
     def __getattr__(self, name: str) -> ox.NamedNode:
         try:
