@@ -15,10 +15,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-from collections.abc import Iterable
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from kg import __version__
 from kg.errors import Issue, IssueLog
@@ -89,6 +91,55 @@ class Manifest:
             "papers": dict(sorted(self.papers.items())),
         }
         return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class Entries(Mapping[str, bytes]):
+    """Cache entries of the files a build read, by shown path, until the build's outputs are written.
+
+    With a ``folder``, each entry is spilled as it is added to an unnamed temporary file there
+    (nothing is left behind if the process dies), so a big build holds none of them: they take
+    about 840 bytes a record, 0.8 GB at a million papers.  Without one they are held in memory.
+    """
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self._folder = folder
+        self._file: IO[bytes] | None = None
+        self._memory: dict[str, bytes] = {}
+        self._spilled: dict[str, tuple[int, int]] = {}
+
+    def __setitem__(self, shown: str, blob: bytes) -> None:
+        if self._folder is None:
+            self._memory[shown] = blob
+            return
+        if self._file is None:  # open while the build's result holds it (or :meth:`close`)
+            self._file = tempfile.TemporaryFile(dir=self._folder)  # noqa: SIM115
+        offset = self._file.seek(0, os.SEEK_END)
+        self._file.write(blob)
+        self._spilled[shown] = (offset, len(blob))
+
+    def __getitem__(self, shown: str) -> bytes:
+        if shown in self._memory:
+            return self._memory[shown]
+        offset, size = self._spilled[shown]
+        assert self._file is not None  # entries are spilled only with a file
+        self._file.seek(offset)
+        return self._file.read(size)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._memory
+        yield from self._spilled
+
+    def __len__(self) -> int:
+        return len(self._memory) + len(self._spilled)
+
+    def close(self) -> None:
+        """Let go of the spilled entries (a failed build: its frames may outlive it, and an open
+        file keeps the space it takes and its file system busy)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self._memory.clear()
+        self._spilled.clear()
 
 
 def vars_of(entry: FileEntry) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from kg.cache import (
     CACHE_DIR,
     MANIFEST,
     Changes,
+    Entries,
     Extract,
     FileEntry,
     Manifest,
@@ -120,11 +121,12 @@ class Build:
     triples: int = 0
     seconds: float = 0.0
     manifest: Manifest = field(default_factory=Manifest)
-    fresh: dict[str, bytes] = field(default_factory=dict)
+    fresh: Entries = field(default_factory=Entries)
     """Cache entries of the files read in this build (see ``kg.cache.dumps_extract``; written to the
     cache with the outputs).  Encoded as each file is read, so the records and mentions a paper
-    does not keep are freed once the papers are resolved."""
-    fresh_keys: dict[str, bytes] = field(default_factory=dict)
+    does not keep are freed once the papers are resolved, and spilled to disk by a build with an
+    on-disk store."""
+    fresh_keys: Entries = field(default_factory=Entries)
     """The record identities of the files whose first pass read them in this build (see
     ``kg.cache.dumps_identities``), for the cache: a rebuild's first pass takes them instead."""
     changes: Changes | None = None
@@ -255,17 +257,26 @@ def build(
 
     ``progress`` hears of every file as the first pass has identified it and as the second pass
     starts reading it, and of the store's compaction (:class:`Step`)."""
+    options = options or BuildOptions()
+    spill = options.store.parent if options.store is not None else None  # beside the store
+    fresh, fresh_keys = Entries(spill), Entries(spill)
     with collector_paused():
-        return _build(paths, options, log, progress)
+        try:
+            return _build(paths, options, log, progress, fresh, fresh_keys)
+        except BaseException:
+            fresh.close()
+            fresh_keys.close()
+            raise
 
 
 def _build(
     paths: Iterable[Path],
-    options: BuildOptions | None,
+    options: BuildOptions,
     log: IssueLog | None,
     progress: Progress | None,
+    fresh: Entries,
+    fresh_keys: Entries,
 ) -> Build:
-    options = options or BuildOptions()
     log = log if log is not None else IssueLog()
     started = time.perf_counter()
     if options.store is not None:
@@ -275,8 +286,6 @@ def _build(
     previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
     manifest = Manifest(extraction=extraction_key(extractors))
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
-    fresh: dict[str, bytes] = {}
-    fresh_keys: dict[str, bytes] = {}
     tally = {"read": 0, "reused": 0}
     accepted: list[tuple[InputFile, str, os.stat_result]] = []
     digests: dict[str, str] = {}
@@ -532,7 +541,7 @@ class Extraction:
         self,
         files: list[tuple[InputFile, str, os.stat_result]],
         known: Callable[[str, str], list[Identity] | None] | None = None,
-        fresh: dict[str, bytes] | None = None,
+        fresh: Entries | None = None,
         progress: Progress | None = None,
     ) -> Iterator[tuple[Place, Identity]]:
         """The first pass: every record of ``files`` (with their SHA-256) by its place and identity.

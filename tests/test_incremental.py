@@ -55,7 +55,7 @@ def test_unchanged_rebuild_reads_nothing(
     second = run(corpus, tmp_path / "out")
     assert (second.files_read, second.files_reused) == (0, 2)
     assert first_pass == []  # the first pass took the identities from the cache too
-    assert second.fresh_keys == {}
+    assert len(second.fresh_keys) == 0
     assert second.changes is not None and (second.changes.added, second.changes.unchanged) == (0, 138)
     assert [str(i) for i in second.log.issues] == [str(i) for i in first.log.issues]
     assert_isomorphic(to_rdflib(second), to_rdflib(first))
@@ -139,7 +139,7 @@ def test_damaged_identities_are_read_again(corpus: Path, tmp_path: Path, damage:
     assert sorted(again.fresh_keys) == sorted(["in/" + DAILY.name, "in/" + PROFILE.name])
     assert_isomorphic(to_rdflib(again), to_rdflib(first))
     third = run(corpus, tmp_path / "out")  # the entries were written again
-    assert third.fresh_keys == {}
+    assert len(third.fresh_keys) == 0
 
 
 def test_identities_round_trip() -> None:
@@ -187,3 +187,35 @@ def test_cache_entries_joined_from_worker_batches_are_the_one_document(
             assert again_source == SourceFile(source.path, source.digest, source.reader)
             assert again.items == extract.items
             assert again.issues == extract.issues
+
+
+def test_entries_spilled_to_disk_read_back_whole(tmp_path: Path) -> None:
+    from kg.cache import Entries
+
+    for folder in (None, tmp_path):
+        entries = Entries(folder)
+        blobs = {"a.txt": b"\x00\x01" * 1000, "b/c.jsonl": b"", "d.xml": bytes(range(256))}
+        for shown, blob in blobs.items():
+            entries[shown] = blob
+        assert list(entries) == list(blobs) and len(entries) == 3
+        assert dict(entries) == blobs and entries["d.xml"] == blobs["d.xml"]
+    assert list(tmp_path.iterdir()) == []  # an unnamed file: nothing to leave behind
+
+
+def test_a_big_build_spills_its_cache_entries(corpus: Path, tmp_path: Path) -> None:
+    """A build with an on-disk store holds no cache entry in memory; the cache it writes is the one an
+    in-memory build writes, byte for byte."""
+    from kg.store import staging
+
+    memory = run(corpus, tmp_path / "memory")
+    out = tmp_path / "disk"
+    out.mkdir()
+    spilled = build([corpus], BuildOptions(cache=out, store=staging(out)), IssueLog())
+    assert spilled.fresh._memory == {} and len(spilled.fresh) == 2 and len(spilled.fresh_keys) == 2
+    write_outputs(spilled, out)
+    assert dict(spilled.fresh) == dict(memory.fresh)
+
+    def cache(folder: Path) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in (folder / "cache").iterdir()}
+
+    assert cache(out) == cache(tmp_path / "memory") and len(cache(out)) == 4
