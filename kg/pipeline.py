@@ -332,7 +332,7 @@ def _build(
                 source = source or record.source
                 yield (key, ordinal), record, mentions
                 ordinal += 1
-            _unchanged(item, st)  # a cached file was read in the first pass too
+            _unchanged(item, st)  # every file: its papers were planned from it as it was then
             if cached is None:
                 fresh[item.shown] = dumps_extract(extract, source)
             manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
@@ -350,7 +350,11 @@ def _build(
             # first pass: which records make each paper, from their identity keys alone; then the
             # papers are made, assembled and loaded while the records are read and extracted, and
             # only records waiting for the others of their paper are held
-            remembered = _known_keys(options.cache, manifest.extraction) if reuse else None
+            remembered = (
+                _known_keys(options.cache, manifest.extraction)
+                if reuse and options.cache is not None
+                else None
+            )
             identities = extraction.identify(accepted, remembered, fresh_keys, progress)
             plan = Plan.of(identities)
             identified = time.perf_counter()
@@ -472,13 +476,11 @@ def _identities(task: tuple[Path, str, str]) -> bytes:
     return dumps_identities(Identity.of(record) for record in read_file(path, IssueLog(), shown, key))
 
 
-def _known_keys(cache: Path | None, extraction: str) -> Callable[[str, str], list[Identity] | None]:
+def _known_keys(cache: Path, extraction: str) -> Callable[[str, str], list[Identity] | None]:
     """The cached record identities of a file (by its shown path and SHA-256), when the cache has a
     readable entry: a rebuild's first pass takes them instead of reading the file again."""
 
     def known(shown: str, key: str) -> list[Identity] | None:
-        if cache is None:
-            return None
         path = cache / CACHE_DIR / keys_name(shown, key, extraction)
         try:
             return loads_identities(path.read_bytes(), shown, key)
@@ -746,16 +748,11 @@ def write_cache(result: Build, out: Path) -> None:
     folder = out / CACHE_DIR
     sweep(folder)
     extraction = result.manifest.extraction
-    for shown, blob in result.fresh.items():
-        entry = result.manifest.files.get(shown)
-        if entry is None:
-            continue
-        write_bytes(folder / cache_name(shown, entry.digest, extraction), blob)
-    for shown, blob in result.fresh_keys.items():
-        entry = result.manifest.files.get(shown)
-        if entry is None:
-            continue
-        write_bytes(folder / keys_name(shown, entry.digest, extraction), blob)
+    for entries, name in ((result.fresh, cache_name), (result.fresh_keys, keys_name)):
+        for shown, blob in entries.items():
+            entry = result.manifest.files.get(shown)
+            if entry is not None:
+                write_bytes(folder / name(shown, entry.digest, extraction), blob)
 
 
 def prune_cache(result: Build, out: Path) -> None:
