@@ -39,21 +39,134 @@ def corpus(papers: int, root: Path, formats: tuple[str, ...], seed: int) -> Path
     return folder
 
 
-def child(folder: Path, out: Path, workers: int) -> None:
+class Timeline:
+    """Samples this process's memory every ``every`` seconds on a thread of its own, with the stage
+    the build is in: resident set (``/proc/self/statm``), Python's allocated blocks (objects and
+    buffers of pymalloc) and, from glibc's ``mallinfo2``, the main arena's bytes in use and its free
+    bytes (kept by malloc, not returned: fragmentation).  Written as JSON lines by ``--timeline``."""
+
+    def __init__(self, path: Path, every: float = 1.0) -> None:
+        import ctypes
+        import threading
+
+        class Mallinfo2(ctypes.Structure):
+            _fields_ = [
+                (name, ctypes.c_size_t)
+                for name in [
+                    "arena",
+                    "ordblks",
+                    "smblks",
+                    "hblks",
+                    "hblkhd",
+                    "usmblks",
+                    "fsmblks",
+                    "uordblks",
+                    "fordblks",
+                    "keepcost",
+                ]
+            ]
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = Mallinfo2
+        self._mallinfo = libc.mallinfo2
+        self.stage = "start"
+        self._file = open(path, "w")  # noqa: SIM115 - closed by stop()
+        self._every = every
+        self._started = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def sample(self) -> None:
+        page = os.sysconf("SC_PAGE_SIZE")
+        with open("/proc/self/statm") as f:
+            rss = int(f.read().split()[1]) * page
+        info = self._mallinfo()
+        row = {
+            "s": round(time.perf_counter() - self._started, 1),
+            "stage": self.stage,
+            "rss_mb": rss >> 20,
+            "blocks": sys.getallocatedblocks(),
+            "heap_used_mb": info.uordblks >> 20,
+            "heap_free_mb": info.fordblks >> 20,
+            "mmapped_mb": info.hblkhd >> 20,
+        }
+        self._file.write(json.dumps(row) + "\n")
+        self._file.flush()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self.sample()
+
+    def mark(self, stage: str) -> None:
+        if stage != self.stage:
+            self.stage = stage
+            self.sample()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+        self._file.close()
+
+
+def _marked(timeline: Timeline) -> None:
+    """Mark the assembly's stages on ``timeline``: the papers, then (once the last is out) the
+    persons, their coauthor links and the rest, told apart by the predicates that start them."""
+    import kg.pipeline
+    from kg.vocab import KG
+
+    assemble = kg.pipeline.assemble
+
+    def marked(resolution: Any, *args: Any) -> Any:
+        finish = resolution.finish
+
+        def finished() -> None:
+            timeline.mark("resolution finished")
+            finish()
+            timeline.mark("persons")
+
+        resolution.finish = finished
+        timeline.mark("papers")
+        for triple in assemble(resolution, *args):
+            if timeline.stage == "persons" and triple.predicate == KG.coauthor:
+                timeline.mark("coauthors")
+            elif timeline.stage == "coauthors" and triple.predicate != KG.coauthor:
+                timeline.mark("areas, repositories, introduced")
+            yield triple
+        timeline.mark("loading the last batches")
+
+    kg.pipeline.assemble = marked  # type: ignore[assignment]
+
+
+def child(folder: Path, out: Path, workers: int, timeline_path: Path | None = None) -> None:
     """Run one build in this process and print its figures as JSON (called in a subprocess)."""
     from kg.errors import IssueLog
-    from kg.pipeline import BuildOptions, build, write_outputs
+    from kg.pipeline import BuildOptions, Step, build, write_outputs
     from kg.store import staging
+
+    timeline = Timeline(timeline_path) if timeline_path is not None else None
+    progress = None
+    if timeline is not None:
+        _marked(timeline)
+
+        def progress(step: Step) -> None:
+            if step.stage != "reading":  # the reading stage is marked by the assembly's
+                timeline.mark(step.stage)
 
     # the options kg build gives: the store is assembled on disk and swapped in, the cache is written
     out.mkdir(parents=True, exist_ok=True)
     options = BuildOptions(workers=workers, store=staging(out), cache=out, full=True)
     started = time.perf_counter()
-    result = build([folder], options, IssueLog())
+    result = build([folder], options, IssueLog(), progress)
     built = time.perf_counter()
     peak_build = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    if timeline is not None:
+        timeline.mark("writing outputs")
     write_outputs(result, out)
     ended = time.perf_counter()
+    if timeline is not None:
+        timeline.stop()
     summary = result.summary()
     figures = {
         **summary,
@@ -108,6 +221,7 @@ def measure(papers: int, args: argparse.Namespace) -> dict[str, Any]:
             str(out),
             "--workers",
             str(args.workers),
+            *(["--timeline", str(args.timeline)] if args.timeline else []),
         ],
         capture_output=True,
         text=True,
@@ -145,9 +259,14 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=Path("/tmp/kg-bench"))
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out-dir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--timeline",
+        type=Path,
+        help="write the build process's memory every second, with its stage, to this JSON-lines file",
+    )
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.out_dir, args.workers)
+        child(args.child, args.out_dir, args.workers, args.timeline)
         return
     rows: list[dict[str, Any]] = [measure(n, args) for n in args.papers or [10_000]]
     head = (

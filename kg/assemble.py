@@ -7,7 +7,6 @@ random ids, and no entity is a blank node.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -128,11 +127,14 @@ def assemble(
     # one IRI per person, minted once: quoting names is the costly part of minting
     people = _Minted(namer.person)
     unknown: set[str] = set()
-    repos: dict[str, list[Mention]] = defaultdict(list)
-    links: dict[str, list[Mention]] = defaultdict(list)
+    # repositories, links and introduced names are described from all their mentions, in whatever
+    # order the papers come: each keeps a running summary (a minimum, a union), not its mentions
+    # (a mention is about a dozen Python objects, and most papers have one of these)
+    repos: dict[str, _Repository] = {}
+    links: dict[str, str] = {}
     # by kind and key: a name one paper introduces as a method and another as a dataset or library is
-    # two nodes, each described from its own mentions (in whatever order the papers come)
-    introduced: dict[tuple[str, str], list[Mention]] = defaultdict(list)
+    # two nodes, each described from its own mentions
+    introduced: dict[tuple[str, str], _Introduced] = {}
     for paper in resolution.consume():
         yield from _paper(paper, namer, people)
         for code in paper.subjects:
@@ -140,11 +142,12 @@ def assemble(
                 unknown.add(code)
         for m in paper.mentions:
             if m.kind == "repository":
-                repos[m.key].append(m)
+                _Repository.add(repos, m)
             elif m.kind == "link":
-                links[m.key].append(m)
+                kind = m.get("kind", "other")
+                links[m.key] = min(links.get(m.key, kind), kind)
             elif m.kind in ("introduced-method", "introduced-resource"):
-                introduced[m.kind, m.key].append(m)
+                _Introduced.add(introduced, m)
     for person in resolution.persons.values():
         node = people[person.key]
         yield Triple(node, RDF.type, FOAF.Person)
@@ -167,7 +170,7 @@ def assemble(
     for key in sorted(links):
         node = ox.NamedNode(key)
         yield Triple(node, RDF.type, KG.Link)
-        yield Triple(node, KG.linkKind, string(min(m.get("kind", "other") for m in links[key])))
+        yield Triple(node, KG.linkKind, string(links[key]))
     if any(kind == "introduced-method" for kind, _ in introduced):
         scheme = namer.introduced_scheme()
         yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
@@ -302,41 +305,94 @@ def _areas(areas: dict[str, Area], namer: Namer) -> Iterator[Triple]:
         yield Triple(scheme, SKOS.hasTopConcept, node)
 
 
-def _repository(key: str, mentions: list[Mention]) -> Iterator[Triple]:
+@dataclass(slots=True)
+class _Repository:
+    """What a repository's mentions say of it: the least owner and name, the least URL."""
+
+    owner_name: tuple[str, str]
+    url: str
+
+    @staticmethod
+    def add(summaries: dict[str, _Repository], m: Mention) -> None:
+        owner_name, url = (m.get("owner"), m.get("name")), m.get("url")
+        seen = summaries.get(m.key)
+        if seen is None:
+            summaries[m.key] = _Repository(owner_name, url)
+        else:
+            seen.owner_name = min(seen.owner_name, owner_name)
+            seen.url = min(seen.url, url)
+
+
+def _repository(key: str, summary: _Repository) -> Iterator[Triple]:
     node = ox.NamedNode(key)
-    owner, name = min((m.get("owner"), m.get("name")) for m in mentions)
+    owner, name = summary.owner_name
     yield Triple(node, RDF.type, SCHEMA.SoftwareSourceCode)
     yield Triple(node, SCHEMA.name, string(f"{owner}/{name}"))
     yield Triple(node, KG.owner, string(owner))
-    url = min(m.get("url") for m in mentions)
+    url = summary.url
     if url and url != key:
         yield Triple(node, SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI))
 
 
-def _introduced(resource: bool, key: str, mentions: list[Mention], namer: Namer) -> Iterator[Triple]:
+@dataclass(slots=True)
+class _Introduced:
+    """What the mentions of an introduced name say of it: the least label, resource type, long form
+    and short form (of those given), and every related and broader method slug."""
+
+    label: str
+    type: str
+    full: str
+    short: str
+    related: frozenset[str]
+    broader: frozenset[str]
+
+    @staticmethod
+    def add(summaries: dict[tuple[str, str], _Introduced], m: Mention) -> None:
+        related = frozenset(slug for slug in m.get("related").split(";") if slug)
+        broader = frozenset((m.get("broader"),)) if m.get("broader") else frozenset()
+        seen = summaries.get((m.kind, m.key))
+        if seen is None:
+            summaries[m.kind, m.key] = _Introduced(
+                m.text, m.get("type", "dataset"), m.get("full"), m.get("short"), related, broader
+            )
+            return
+        seen.label = min(seen.label, m.text)
+        seen.type = min(seen.type, m.get("type", "dataset"))
+        seen.full = _least(seen.full, m.get("full"))
+        seen.short = _least(seen.short, m.get("short"))
+        if not related <= seen.related:
+            seen.related |= related
+        if not broader <= seen.broader:
+            seen.broader |= broader
+
+
+def _least(a: str, b: str) -> str:
+    """The lesser of two strings that are given (non-empty); empty when neither is."""
+    return min(a, b) if a and b else a or b
+
+
+def _introduced(resource: bool, key: str, summary: _Introduced, namer: Namer) -> Iterator[Triple]:
     node = namer.resource(key) if resource else namer.introduced(key)
-    label = min(m.text for m in mentions)
+    label = summary.label
     if resource:
-        kind = min(m.get("type", "dataset") for m in mentions)
-        yield Triple(node, RDF.type, SCHEMA.SoftwareApplication if kind == "library" else SCHEMA.Dataset)
+        yield Triple(
+            node, RDF.type, SCHEMA.SoftwareApplication if summary.type == "library" else SCHEMA.Dataset
+        )
         yield Triple(node, SCHEMA.name, string(label))
         return
     yield Triple(node, RDF.type, KG.Method)
     yield Triple(node, RDF.type, SKOS.Concept)
     yield Triple(node, SKOS.inScheme, namer.introduced_scheme())
     yield Triple(node, SKOS.prefLabel, string(label))
-    full = min((m.get("full") for m in mentions if m.get("full")), default="")
-    short = min((m.get("short") for m in mentions if m.get("short")), default="")
-    if full and full != label:
-        yield Triple(node, SKOS.altLabel, string(full))
-    if short:
-        yield Triple(node, KG.shortForm, string(short))
-    related = sorted({slug for m in mentions for slug in m.get("related").split(";") if slug})
-    broader = sorted({m.get("broader") for m in mentions if m.get("broader")})
+    if summary.full and summary.full != label:
+        yield Triple(node, SKOS.altLabel, string(summary.full))
+    if summary.short:
+        yield Triple(node, KG.shortForm, string(summary.short))
+    broader = sorted(summary.broader)
     for slug in broader:
         yield Triple(node, SKOS.broader, method_iri(slug))
-    for slug in related:
-        if slug not in broader:
+    for slug in sorted(summary.related):
+        if slug not in summary.broader:
             yield Triple(node, SKOS.related, method_iri(slug))
 
 

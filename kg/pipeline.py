@@ -7,12 +7,14 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import gc
 import itertools
 import multiprocessing
 import os
 import shutil
+import sys
 import time
 import traceback
 from collections import deque
@@ -247,6 +249,33 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+MMAP_THRESHOLD = 1 << 20
+"""Blocks of at least this many bytes are given their own mapping by glibc's ``malloc`` and returned
+to the system when freed (see :func:`steady_malloc`)."""
+
+
+@functools.cache
+def steady_malloc() -> bool:
+    """Fix glibc's mmap threshold at :data:`MMAP_THRESHOLD` for this process (once; whether it was set).
+
+    By default glibc raises the threshold to the size of each big block freed, up to 32 MiB.  A
+    build frees a big block many times a second (a batch of N-Quads for the store, a worker's
+    pickled results), so soon every block under 32 MiB comes from the heap, where the freed ones
+    leave holes that are not given back: the process grew with the build.  Fixed, the big blocks
+    are mapped and unmapped and the heap keeps the small ones, which fit each other's holes.  The
+    peak resident set fell from 418 to 376 MB at 10k papers, and from 9.9 to 4.6 GB at 1M.
+    A threshold the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so are other C libraries.
+    """
+    if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # the process's own C library
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    m_mmap_threshold = -3  # <malloc.h>
+    return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD))
+
+
 def build(
     paths: Iterable[Path],
     options: BuildOptions | None = None,
@@ -258,6 +287,7 @@ def build(
     ``progress`` hears of every file as the first pass has identified it and as the second pass
     starts reading it, and of the store's compaction (:class:`Step`)."""
     options = options or BuildOptions()
+    steady_malloc()
     spill = options.store.parent if options.store is not None else None  # beside the store
     fresh, fresh_keys = Entries(spill), Entries(spill)
     with collector_paused():

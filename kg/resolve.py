@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -502,8 +503,10 @@ def _authors(ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog
     if complete:
         for index, span in complete[0][0].record.affiliations:
             affiliations[index].append(span.text)
+    # person keys interned: each paper's come from its own worker results, and the coauthor pairs
+    # (millions at 1M papers) would otherwise keep every paper's copies alive
     authors = [
-        Author(m.key, m.text, i + 1, m.at, tuple(affiliations.get(int(m.get("index", "-1")), ())))
+        Author(sys.intern(m.key), m.text, i + 1, m.at, tuple(affiliations.get(int(m.get("index", "-1")), ())))
         for i, m in enumerate(chosen)
     ]
     present = {a.person for a in authors}
@@ -519,7 +522,7 @@ def _authors(ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog
                     "paper's author list; added at the end",
                 )
             present.add(m.key)
-            authors.append(Author(m.key, m.text, len(authors) + 1, m.at))
+            authors.append(Author(sys.intern(m.key), m.text, len(authors) + 1, m.at))
     for d, ms in zip(ranked, lists, strict=True):
         for m in ms:
             names[m.key][m.get("name", m.text)] += 1
