@@ -263,16 +263,17 @@ def steady_malloc() -> bool:
     pickled results), so soon every block under 32 MiB comes from the heap, where the freed ones
     leave holes that are not given back: the process grew with the build.  Fixed, the big blocks
     are mapped and unmapped and the heap keeps the small ones, which fit each other's holes.  The
-    peak resident set fell from 418 to 376 MB at 10k papers, and from 9.9 to 4.6 GB at 1M.
-    A threshold the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so are other C libraries.
+    peak resident set fell from 418 to 376 MB at 10k papers, and from 9.9 to 4.6 GB at 1M (person
+    keys shared too).  A threshold the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so
+    are other C libraries.
     """
     if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
         return False
     try:
         mallopt = ctypes.CDLL(None).mallopt  # the process's own C library
-    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+    except (OSError, AttributeError):  # no C library to ask, or one without mallopt
         return False
-    m_mmap_threshold = -3  # <malloc.h>
+    m_mmap_threshold = -3  # <malloc.h>; a C library that ignores it (musl) returns 0
     return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD))
 
 
