@@ -121,8 +121,8 @@ def _marked(timeline: Timeline) -> None:
     def marked(resolution: Any, *args: Any) -> Any:
         finish = resolution.finish
 
-        def finished() -> None:
-            timeline.mark("resolution finished")
+        def finished() -> None:  # called once the last record is in, before persons are named
+            timeline.mark("papers done")
             finish()
             timeline.mark("persons")
 

@@ -263,10 +263,9 @@ def steady_malloc() -> bool:
     pickled results), so soon every block under 32 MiB comes from the heap, where the freed ones
     leave holes that are not given back: the process grew with the build.  Fixed, a big block that
     no free space in the heap fits is mapped, and unmapped when freed, instead of growing the heap;
-    the heap keeps the small ones, which fit each other's holes.  The
-    peak resident set fell from 418 to 398 MB at 10k papers, and from 9.9 to 4.6 GB at 1M (person
-    keys shared too).  A threshold the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so
-    are other C libraries.
+    the heap keeps the small ones, which fit each other's holes.  The peak resident set fell from
+    418 to 398 MB at 10k papers, and from 9.9 to 4.6 GB at 1M (person keys shared too).  A threshold
+    the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so are other C libraries.
     """
     if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
         return False
