@@ -7,6 +7,7 @@ random ids, and no entity is a blank node.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,6 +84,10 @@ class Namer:
     def resource(self, key: str) -> ox.NamedNode:
         return self._iri("resource/" + quote(key, safe="-._~"))
 
+    def year_count(self, scheme: str, key: str, year: str) -> ox.NamedNode:
+        """The count of a concept's papers in a year; ``scheme`` is ``arxiv``, ``area`` or ``method``."""
+        return self._iri(f"counts/{scheme}/{quote(key, safe='-._~')}/{quote(year, safe='-._~')}")
+
 
 # The terms every paper repeats (its subjects, the methods it mentions, positions and lines) are made
 # once each: minting one quotes and checks an IRI, and a big build mints them tens of millions of times.
@@ -122,7 +127,8 @@ def assemble(
 
     Papers first, as the resolution hands them out (see :meth:`Resolution.consume`; a build's
     :class:`Streaming` resolution makes them while the inputs are read), each freed once its
-    triples are out; then the persons, their coauthor links and the areas, complete by then."""
+    triples are out; then the persons (with their paper counts), their coauthor links, the areas
+    and the concepts' papers per year, complete by then."""
     known = set(known_subjects)
     # one IRI per person, minted once: quoting names is the costly part of minting
     people = _Minted(namer.person)
@@ -135,11 +141,23 @@ def assemble(
     # by kind and key: a name one paper introduces as a method and another as a dataset or library is
     # two nodes, each described from its own mentions
     introduced: dict[tuple[str, str], _Introduced] = {}
+    # the statistics the common questions rank and page by, counted as the papers pass (see
+    # _statistics): each person's papers, and each concept's papers per year
+    papers_of: Counter[str] = Counter()
+    per_year: Counter[tuple[str, str, str]] = Counter()
     for paper in resolution.consume():
         yield from _paper(paper, namer, people)
+        papers_of.update({author.person for author in paper.authors})
         for code in paper.subjects:
             if known and code not in known:
                 unknown.add(code)
+        if paper.year:
+            year = paper.year.text
+            per_year.update(
+                {("arxiv", code, year) for code in paper.subjects}
+                | {("area", area, year) for area in paper.areas}
+                | {("method", m.key, year) for m in paper.mentions if m.kind == "method"}
+            )
         for m in paper.mentions:
             if m.kind == "repository":
                 _Repository.add(repos, m)
@@ -152,6 +170,8 @@ def assemble(
         node = people[person.key]
         yield Triple(node, RDF.type, FOAF.Person)
         yield Triple(node, FOAF.name, string(person.name))
+        yield Triple(node, KG.paperCount, integer(papers_of[person.key]))
+    del papers_of
     coauthors = sorted(resolution.coauthor_pairs())
     for a, b in coauthors:
         yield Triple(people[a], KG.coauthor, people[b])
@@ -177,6 +197,28 @@ def assemble(
         yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
     for kind, key in sorted(introduced, key=lambda kk: (kk[1], kk[0])):
         yield from _introduced(kind == "introduced-resource", key, introduced[kind, key], namer)
+    yield from _statistics(per_year, namer)
+
+
+def _statistics(per_year: Counter[tuple[str, str, str]], namer: Namer) -> Iterator[Triple]:
+    """Each concept's papers per publication year, as ``kg:countsByYear`` nodes.
+
+    They are what the graph says, counted once at build time, so that the questions every user asks
+    (a method's trend, the newest papers of a subject) read a few thousand counts instead of
+    joining every mention or subject link with every paper's year: at 100k papers the trend of all
+    methods is 2,186 counts against 338,000 dated mentions.  Written as OpenAlex writes
+    ``counts_by_year`` on its concepts (and ``works_count`` on authors: ``kg:paperCount``)."""
+    concepts: dict[str, Callable[[str], ox.NamedNode]] = {
+        "arxiv": subject_iri,
+        "area": namer.area,
+        "method": method_iri,
+    }
+    for (scheme, key, year), papers in sorted(per_year.items()):
+        node = namer.year_count(scheme, key, year)
+        yield Triple(concepts[scheme](key), KG.countsByYear, node)
+        yield Triple(node, RDF.type, KG.YearCount)
+        yield Triple(node, KG.year, ox.Literal(year, datatype=XSD.gYear))
+        yield Triple(node, KG.papers, integer(papers))
 
 
 class _Minted(dict[str, ox.NamedNode]):

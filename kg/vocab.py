@@ -70,6 +70,7 @@ KG = ClosedNamespace(
         "Method",
         "Link",
         "Evidence",
+        "YearCount",
         # properties
         "coauthor",
         "authorship",
@@ -94,6 +95,10 @@ KG = ClosedNamespace(
         "owner",
         "affiliation",
         "venue",
+        "paperCount",
+        "countsByYear",
+        "year",
+        "papers",
     ],
 )
 

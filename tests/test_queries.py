@@ -13,12 +13,14 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 import rdflib
+from hypothesis import given
+from hypothesis import strategies as st
 from rdflib import RDF, Namespace, URIRef
 from typer.testing import CliRunner
 
 from kg.cli import app
-from kg.errors import UsageError
-from kg.queries import PARAM_KINDS, QUERIES, Param, named_query, sized
+from kg.errors import KgError, UsageError
+from kg.queries import PARAM_KINDS, QUERIES, Param, named_query, parse, sized
 from kg.sparql import Solutions, bind, execute
 
 DCT = Namespace("http://purl.org/dc/terms/")
@@ -311,6 +313,24 @@ def test_introduced_methods_page_is_the_start_of_the_whole_list(store: ox.Store)
     assert "#@limit" not in sized(QUERIES["introduced-methods"].text, None)
 
 
+@given(
+    cap=st.none() | st.integers(min_value=1, max_value=10**9),
+    expression=st.sampled_from(["SUM(?n)", "SUM(?rows_in_year) ", "COUNT(DISTINCT ?p)"]),
+    indent=st.sampled_from(["", "  ", "\t"]),
+)
+def test_rows_marker_receives_one_row_more_than_the_cap(
+    cap: int | None, expression: str, indent: str
+) -> None:
+    text = f"SELECT ?y WHERE {{ ?s ?p ?y }} GROUP BY ?y\n{indent}HAVING ({expression}>= 1001)  #@rows\n"
+    got = sized(text, cap)
+    assert "#@rows" not in got
+    line = got.splitlines()[1]
+    expected = f"{indent}HAVING (false)" if cap is None else f"{indent}HAVING ({expression}>= {cap + 1})"
+    assert line == expected
+    # the query stays valid SPARQL either way
+    ox.Store().query(got)
+
+
 def test_method_people_page_is_the_start_of_the_whole_list(store: ox.Store, g: rdflib.Graph) -> None:
     """method-people is cut to 1000 rows by default inside its sorting sub-select: any page is the
     start of the whole ranking (most papers first, then names), and the cut is reported."""
@@ -459,6 +479,38 @@ def test_cli_named_query_and_formats(built: Path) -> None:
     assert table.exit_code == 0 and "papers" in table.stdout and "157" in table.stdout
 
 
+def test_cli_explains_no_rows_from_a_graph_without_the_counts(built: Path, tmp_path: Path) -> None:
+    """top-authors and method-trend read the build's counts; on a graph without them (an older build,
+    a graph loaded from elsewhere) the empty answer is explained on stderr, not left silent."""
+    old = ox.Store(str(tmp_path / "store"))
+    old.load(
+        b"<https://example.org/p> <http://purl.org/dc/terms/creator> <https://example.org/a> .\n"
+        b'<https://example.org/a> <http://xmlns.com/foaf/0.1/name> "A" .\n',
+        ox.RdfFormat.N_TRIPLES,
+    )
+    old.flush()
+    del old
+    runner = CliRunner()
+    for name, term in (("top-authors", "paperCount"), ("method-trend", "countsByYear")):
+        empty = runner.invoke(app, ["query", name, "--out", str(tmp_path)])
+        assert empty.exit_code == 0, empty.output
+        assert f"reads <https://w3id.org/kg/ns#{term}>" in empty.stderr and "[missing-counts]" in empty.stderr
+        fine = runner.invoke(app, ["query", name, "--out", str(built)])
+        assert fine.exit_code == 0 and "missing-counts" not in fine.stderr
+    # a query with no rows on a graph that has the counts says nothing more
+    none = runner.invoke(app, ["query", "method-trend", "--out", str(built), "-p", "method=no-such-method"])
+    assert none.exit_code == 0 and "missing-counts" not in none.stderr
+    assert named_query("top-authors").needs == ("https://w3id.org/kg/ns#paperCount",)
+
+
+@pytest.mark.parametrize("needs", ["foaf:name", "kg:noSuchTerm", "<https://w3id.org/kg/ns#paperCount>"])
+def test_needs_header_takes_kg_terms_only(tmp_path: Path, needs: str) -> None:
+    rq = tmp_path / "q.rq"
+    rq.write_text(f"# description: d\n# needs: {needs}\nSELECT * WHERE {{ ?s ?p ?o }}\n", encoding="utf-8")
+    with pytest.raises(KgError, match="'# needs:' takes kg: terms"):
+        parse(rq)
+
+
 def test_cli_bad_query_exits_1_with_position(built: Path) -> None:
     result = CliRunner().invoke(app, ["query", "SELECT * WHERE {\n  ?s ?p }", "--out", str(built)])
     assert result.exit_code == 1
@@ -524,6 +576,8 @@ _TIES = """
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 @prefix m: <https://w3id.org/kg/method/> .
 @prefix e: <https://example.org/> .
+@prefix kg: <https://w3id.org/kg/ns#> .
+@prefix c: <https://example.org/counts/> .
 
 m:conv a skos:Concept ; skos:inScheme m:scheme ; skos:prefLabel "convolutional network"@en .
 m:convnet a skos:Concept ; skos:inScheme m:scheme ; skos:prefLabel "convolutional neural network"@en ;
@@ -542,6 +596,18 @@ e:b foaf:name "Alexandra Bergström-Jones" .
 e:c foaf:name "Alexandra B" .
 e:d foaf:name "Ærøskøbing Ølund-Åberg" .
 e:e foaf:name "Alexandra Bergström" .
+# what the build counts (kg.assemble._statistics): each person's papers, each method's dated papers
+e:a kg:paperCount 1 . e:b kg:paperCount 2 . e:c kg:paperCount 2 . e:d kg:paperCount 2 . e:e kg:paperCount 2 .
+m:conv kg:countsByYear c:conv-2021, c:conv-2022 .
+m:convnet kg:countsByYear c:convnet-2021 .
+m:convo kg:countsByYear c:convo-2021, c:convo-2022 .
+m:zeta kg:countsByYear c:zeta-2021 .
+c:conv-2021 kg:year "2021"^^xsd:gYear ; kg:papers 1 .
+c:conv-2022 kg:year "2022"^^xsd:gYear ; kg:papers 1 .
+c:convnet-2021 kg:year "2021"^^xsd:gYear ; kg:papers 2 .
+c:convo-2021 kg:year "2021"^^xsd:gYear ; kg:papers 1 .
+c:convo-2022 kg:year "2022"^^xsd:gYear ; kg:papers 1 .
+c:zeta-2021 kg:year "2021"^^xsd:gYear ; kg:papers 2 .
 """
 
 
@@ -616,6 +682,8 @@ _PAPERS = """
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 @prefix s: <https://w3id.org/kg/arxiv/> .
 @prefix p: <https://w3id.org/kg/id/paper/> .
+@prefix kg: <https://w3id.org/kg/ns#> .
+@prefix c: <https://example.org/counts/> .
 
 s:cs skos:notation "cs" .
 s:cs.LG skos:notation "cs.LG" ; skos:broader s:cs .
@@ -636,12 +704,31 @@ p:arxiv-2201.00001 dcterms:subject s:cs.LG ; fabio:hasPublicationYear "2022"^^xs
 p:arxiv-2102.00001 dcterms:subject s:cs.LG .
 p:arxiv-2101.00001 dcterms:subject s:cs.AI .
 <https://a.example/p3> dcterms:subject s:cs.LG .
+# what the build counts (kg.assemble._statistics): each subject's dated papers per year
+s:cs.LG kg:countsByYear c:lg-2021, c:lg-2022 .
+s:cs.AI kg:countsByYear c:ai-2021 .
+c:lg-2021 kg:year "2021"^^xsd:gYear ; kg:papers 10 .
+c:lg-2022 kg:year "2022"^^xsd:gYear ; kg:papers 1 .
+c:ai-2021 kg:year "2021"^^xsd:gYear ; kg:papers 3 .
 """
 
 
-def test_papers_in_subject_sorts_on_whole_iris() -> None:
+def _loaded(turtle: str) -> ox.Store:
     store = ox.Store()
-    store.load(_PAPERS.encode(), ox.RdfFormat.TURTLE)
+    store.load(turtle.encode(), ox.RdfFormat.TURTLE)
+    return store
+
+
+def _assert_pages_start_the_list(store: ox.Store, subject: str, whole: Solutions) -> None:
+    """Every page of papers-in-subject is the start of the whole list, and cut ones say so."""
+    for cap in range(1, len(whole.rows) + 2):
+        page = run(store, "papers-in-subject", subject=subject, limit=str(cap))
+        assert page.rows == whole.rows[:cap]
+        assert page.truncated == (cap < len(whole.rows))
+
+
+def test_papers_in_subject_sorts_on_whole_iris() -> None:
+    store = _loaded(_PAPERS)
     whole = run(store, "papers-in-subject", subject="cs", limit="1000")
     got = [(r[0], r[1], r[2]) for r in rows(whole, "paper", "year", "via")]
     dated = sorted((r for r in got if r[1] is not None), key=lambda r: (-int(r[1]), r[0], r[2]))  # type: ignore[arg-type]
@@ -649,13 +736,42 @@ def test_papers_in_subject_sorts_on_whole_iris() -> None:
     assert got == dated + undated
     assert len(got) == 17 and len(undated) == 3
     assert ("https://w3id.org/kg/id/paper/arxiv-2101.00412", "2021", "cs.AI") in got
-    for cap in range(1, len(got) + 1):
-        page = run(store, "papers-in-subject", subject="cs", limit=str(cap))
-        assert page.rows == whole.rows[:cap]
-        assert page.truncated == (cap < len(got))
-    # the page's last row is looked for on the year alone (#@last) and older rows left out; without
-    # a cap, nothing is
+    _assert_pages_start_the_list(store, "cs", whole)
+    # the oldest year the page can reach is found from the subjects' counts per year (#@rows) and
+    # older rows left out; without a cap, nothing is
     query = named_query("papers-in-subject")
-    assert "LIMIT 1 OFFSET 7\n" in sized(query.text, 7)
+    assert "HAVING (SUM(?rows_in_year) >= 8)\n" in sized(query.text, 7)
     uncapped = execute(store, bind(sized(query.text, None), query.bindings({"subject": "cs"})))
     assert isinstance(uncapped, Solutions) and uncapped.rows == whole.rows
+
+
+# two concepts under the subject shown by the same label: a paper in both is one row, so their counts
+# must not be added up (3 + 3 papers of 2022 would put the page's cutoff at 2022 and lose p4)
+_SAME_LABEL = """
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix fabio: <http://purl.org/spar/fabio/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix kg: <https://w3id.org/kg/ns#> .
+@prefix e: <https://example.org/> .
+
+e:s skos:prefLabel "Deep Learning" .
+e:a skos:prefLabel "Everything Else" ; skos:broader e:s .
+e:b skos:prefLabel "Everything Else" ; skos:broader e:s .
+e:p1 kg:area e:a, e:b ; fabio:hasPublicationYear "2022"^^xsd:gYear .
+e:p2 kg:area e:a, e:b ; fabio:hasPublicationYear "2022"^^xsd:gYear .
+e:p3 kg:area e:a, e:b ; fabio:hasPublicationYear "2022"^^xsd:gYear .
+e:p4 kg:area e:a ; fabio:hasPublicationYear "2021"^^xsd:gYear .
+e:a kg:countsByYear e:a-2022, e:a-2021 .
+e:b kg:countsByYear e:b-2022 .
+e:a-2022 kg:year "2022"^^xsd:gYear ; kg:papers 3 .
+e:a-2021 kg:year "2021"^^xsd:gYear ; kg:papers 1 .
+e:b-2022 kg:year "2022"^^xsd:gYear ; kg:papers 3 .
+"""
+
+
+def test_papers_in_subject_counts_concepts_of_one_label_once() -> None:
+    store = _loaded(_SAME_LABEL)
+    whole = run(store, "papers-in-subject", subject="deep learning", limit="1000")
+    assert [r[0] for r in rows(whole, "paper")] == [f"https://example.org/p{i}" for i in (1, 2, 3, 4)]
+    _assert_pages_start_the_list(store, "deep learning", whole)

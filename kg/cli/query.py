@@ -68,6 +68,34 @@ def query(
         sys.stdout.buffer.flush()
     if isinstance(result, Solutions | Graph) and result.truncated:
         err.print(f"kg query: stopped at {cap} rows (more exist; raise --limit)", markup=False)
+    if isinstance(result, Solutions) and not result.rows:
+        explain_empty(query, out, endpoint, timeout)
+
+
+def explain_empty(query: str, out: Path, endpoint: str | None, timeout: float | None) -> None:
+    """No rows from a named query that reads the build's counts: say so if the graph has none."""
+    from kg.queries import QUERIES
+    from kg.sparql import Boolean, execute, query_endpoint
+
+    named = QUERIES.get(query)
+    for iri in named.needs if named is not None else ():
+        ask = f"ASK {{ ?s <{iri}> ?o }}"
+        try:
+            if endpoint is not None:
+                found = query_endpoint(endpoint, ask, timeout=timeout)
+            else:
+                from kg.store import open_store
+
+                found = execute(open_store(out), ask, timeout=timeout)
+        except KgError as e:
+            err.print(f"kg query: cannot check the graph for <{iri}>: {e}", markup=False)
+            return
+        if isinstance(found, Boolean) and not found.value:
+            err.print(
+                f"kg query: warning: {query} reads <{iri}>, which kg build writes and this graph lacks "
+                "(built by an older kg, or loaded from elsewhere); rebuild it with kg build [missing-counts]",
+                markup=False,
+            )
 
 
 def parse_params(items: list[str]) -> dict[str, str]:

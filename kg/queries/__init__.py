@@ -37,7 +37,7 @@ import pyoxigraph as ox
 
 from kg.errors import KgError, UsageError
 from kg.sparql import Term, text_value
-from kg.vocab import XSD
+from kg.vocab import KG, XSD
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -84,6 +84,10 @@ class NamedQuery:
     text: str
     path: Path
     example: str = ""
+    needs: tuple[str, ...] = ()
+    """The ``kg:`` properties the query reads that only kg's build writes (``# needs: kg:paperCount``):
+    a graph without them (built by an older kg, loaded from elsewhere) answers with no rows, which
+    ``kg query`` then explains (:func:`missing`)."""
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -144,6 +148,7 @@ def positive(value: str, name: str) -> int:
 
 _LIMIT_MARKER = re.compile(r"^([ \t]*)LIMIT[ \t]+\d+[ \t]*#@limit[ \t]*$", re.MULTILINE)
 _LAST_MARKER = re.compile(r"^([ \t]*)LIMIT[ \t]+1[ \t]+OFFSET[ \t]+\d+[ \t]*#@last[ \t]*$", re.MULTILINE)
+_ROWS_MARKER = re.compile(r"^([ \t]*)HAVING[ \t]*\((.*?)>=[ \t]*\d+[ \t]*\)[ \t]*#@rows[ \t]*$", re.MULTILINE)
 
 
 def sized(text: str, cap: int | None) -> str:
@@ -157,7 +162,9 @@ def sized(text: str, cap: int | None) -> str:
     A ``LIMIT 1 OFFSET n  #@last`` line marks a sub-select that finds the page's last row (that
     row more than ``cap``) on a cheap sort key, so that rows which cannot be on the page are left
     out before the full sort: it gets ``OFFSET cap``, and without a cap ``LIMIT 0`` (no such row,
-    nothing left out).
+    nothing left out).  A ``HAVING (expression >= n)  #@rows`` line keeps the groups whose
+    expression counts more rows than the page holds: it gets ``cap + 1``, and without a cap
+    ``HAVING (false)`` (no group).
 
     >>> text = "SELECT ?s { { SELECT ?s { ?s ?p ?o } ORDER BY ?s\n  LIMIT 20  #@limit\n} }"
     >>> sized(text, 5)
@@ -166,14 +173,22 @@ def sized(text: str, cap: int | None) -> str:
     'SELECT ?s { { SELECT ?s { ?s ?p ?o } ORDER BY ?s\n\n} }'
     >>> sized("  LIMIT 1 OFFSET 20  #@last", 5), sized("  LIMIT 1 OFFSET 20  #@last", None)
     ('  LIMIT 1 OFFSET 5', '  LIMIT 0')
+    >>> sized("  HAVING (SUM(?n) >= 21)  #@rows", 5), sized("  HAVING (SUM(?n) >= 21)  #@rows", None)
+    ('  HAVING (SUM(?n) >= 6)', '  HAVING (false)')
     """
+    text = _ROWS_MARKER.sub(
+        lambda m: (
+            f"{m.group(1)}HAVING (false)" if cap is None else f"{m.group(1)}HAVING ({m.group(2)}>= {cap + 1})"
+        ),
+        text,
+    )
     text = _LAST_MARKER.sub(
         lambda m: f"{m.group(1)}LIMIT 0" if cap is None else f"{m.group(1)}LIMIT 1 OFFSET {cap}", text
     )
     return _LIMIT_MARKER.sub(lambda m: "" if cap is None else f"{m.group(1)}LIMIT {cap + 1}", text)
 
 
-_HEADER = re.compile(r"#\s*(description|param\s+(\w+)|example)\s*:\s*(.*)")
+_HEADER = re.compile(r"#\s*(description|param\s+(\w+)|example|needs)\s*:\s*(.*)")
 _FLAGS = re.compile(r"\s*\((required|default\s+([^)]*))\)\s*$")
 
 
@@ -182,6 +197,7 @@ def parse(path: Path) -> NamedQuery:
     text = path.read_text(encoding="utf-8")
     description = example = ""
     params: list[Param] = []
+    needs: list[str] = []
     for line in text.splitlines():
         if not line.startswith("#"):
             break
@@ -193,6 +209,13 @@ def parse(path: Path) -> NamedQuery:
             description = value
         elif key == "example":
             example = value
+        elif key == "needs":
+            for term in value.split():
+                if not term.startswith("kg:") or term[3:] not in KG:
+                    raise KgError(
+                        f"{path.name}: '# needs:' takes kg: terms, not {term!r}", code="bad-named-query"
+                    )
+                needs.append(KG[term[3:]].value)
         elif name is not None:
             if name not in PARAM_KINDS:
                 raise KgError(f"unknown parameter name {name!r}", code="bad-named-query")
@@ -205,7 +228,7 @@ def parse(path: Path) -> NamedQuery:
             params.append(Param(name, value, required, default))
     if not description:
         raise KgError(f"{path.name} has no '# description:' line", code="bad-named-query")
-    return NamedQuery(path.stem, description, tuple(params), text, path, example)
+    return NamedQuery(path.stem, description, tuple(params), text, path, example, tuple(needs))
 
 
 def _load() -> dict[str, NamedQuery]:
