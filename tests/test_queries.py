@@ -204,6 +204,20 @@ def test_papers_with_code(store: ox.Store, g: rdflib.Graph) -> None:
     assert len(got) == len(expected) >= 15
 
 
+def test_papers_with_code_pages_start_the_list(store: ox.Store) -> None:
+    """The page's last year is found first (#@last) and older rows left out: every page is still the
+    start of the whole list (newest first, papers without a year last), and a cut one says so."""
+    whole = run(store, "papers-with-code", limit="100000")
+    years = [row[whole.variables.index("year")] for row in whole.rows]
+    dated = [int(y.value) for y in years if y is not None]  # type: ignore[union-attr]
+    assert dated == sorted(dated, reverse=True) and len(set(dated)) > 1
+    assert years.index(None) == len(dated) and len(dated) < len(years)  # undated last, and some are
+    for cap in range(1, len(whole.rows) + 2):
+        page = run(store, "papers-with-code", limit=str(cap))
+        assert page.rows == whole.rows[:cap]
+        assert page.truncated == (cap < len(whole.rows))
+
+
 def test_code_share_by_year(store: ox.Store, g: rdflib.Graph) -> None:
     got = rows(run(store, "code-share-by-year"), "year", "papers", "with_code", "share")
     per_year: dict[str, set[object]] = defaultdict(set)
