@@ -457,6 +457,7 @@ def create_app(options: ServerOptions) -> Starlette:
                     }
                     for p in q.params
                 ],
+                "needs": list(q.needs),
                 "text": q.text,
             }
             for q in QUERIES.values()

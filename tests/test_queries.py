@@ -558,6 +558,7 @@ def test_list_queries() -> None:
     for name, q in QUERIES.items():
         assert name in result.stdout and q.description in result.stdout
     assert "parameters: author [limit]" in result.stdout
+    assert "reads the build's counts: kg:paperCount" in result.stdout
 
 
 def test_kg_open(built: Path) -> None:

@@ -247,6 +247,10 @@ def test_page_and_named_queries(server: str) -> None:
     assert "http://" not in page.text.replace("xmlns.com/foaf", "").split("<script>")[1]  # no CDN
     assert "coauthors" in page.text
     assert [q["name"] for q in listing] == list(QUERIES)
+    assert {q["name"]: q["needs"] for q in listing if q["needs"]} == {
+        "method-trend": ["https://w3id.org/kg/ns#countsByYear"],
+        "top-authors": ["https://w3id.org/kg/ns#paperCount"],
+    }
     assert named.text.splitlines()[0] == "coauthor,name,papers" and "Damiano Meier" in named.text
     assert missing.status_code == 400 and "needs --param author" in missing.text
     assert evil.status_code == 200 and evil.json()["results"]["bindings"] == []

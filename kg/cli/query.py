@@ -174,3 +174,6 @@ def list_queries() -> None:
         typer.echo(f"{name:<{width}}  {named.description}")
         if named.params:
             typer.echo(f"{'':<{width}}  parameters: {named.signature}")
+        if named.needs:
+            reads = ", ".join("kg:" + iri.rsplit("#", 1)[1] for iri in named.needs)
+            typer.echo(f"{'':<{width}}  reads the build's counts: {reads}")
