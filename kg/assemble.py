@@ -84,9 +84,14 @@ class Namer:
     def resource(self, key: str) -> ox.NamedNode:
         return self._iri("resource/" + quote(key, safe="-._~"))
 
-    def year_count(self, scheme: str, key: str, year: str) -> ox.NamedNode:
-        """The count of a concept's papers in a year; ``scheme`` is ``arxiv``, ``area`` or ``method``."""
-        return self._iri(f"counts/{scheme}/{quote(key, safe='-._~')}/{quote(year, safe='-._~')}")
+    def year_count(self, scheme: str, concept: ox.NamedNode, year: str) -> ox.NamedNode:
+        """The count of a concept's papers in a year, named by the scheme (``arxiv``, ``area`` or
+        ``method``) and the last segment of the concept's IRI (quoted already).
+
+        >>> Namer().year_count("area", Namer().area("applications/chemistry"), "2024").value
+        'https://w3id.org/kg/id/counts/area/applications--chemistry/2024'
+        """
+        return self._iri(f"counts/{scheme}/{concept.value.rsplit('/', 1)[1]}/{quote(year, safe='-._~')}")
 
 
 # The terms every paper repeats (its subjects, the methods it mentions, positions and lines) are made
@@ -214,8 +219,9 @@ def _statistics(per_year: Counter[tuple[str, str, str]], namer: Namer) -> Iterat
         "method": method_iri,
     }
     for (scheme, key, year), papers in sorted(per_year.items()):
-        node = namer.year_count(scheme, key, year)
-        yield Triple(concepts[scheme](key), KG.countsByYear, node)
+        concept = concepts[scheme](key)
+        node = namer.year_count(scheme, concept, year)
+        yield Triple(concept, KG.countsByYear, node)
         yield Triple(node, RDF.type, KG.YearCount)
         yield Triple(node, KG.year, ox.Literal(year, datatype=XSD.gYear))
         yield Triple(node, KG.papers, integer(papers))
