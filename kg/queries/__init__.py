@@ -87,7 +87,7 @@ class NamedQuery:
     needs: tuple[str, ...] = ()
     """The ``kg:`` properties the query reads that only kg's build writes (``# needs: kg:paperCount``):
     a graph without them (built by an older kg, loaded from elsewhere) answers with no rows, which
-    ``kg query`` then explains (:func:`missing`)."""
+    ``kg query`` then explains (``kg.cli.query.explain_empty``)."""
 
     def param(self, name: str) -> Param:
         for p in self.params:
