@@ -4,6 +4,7 @@ caller."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
@@ -49,12 +50,25 @@ def test_hostile_and_typed_terms(monkeypatch: pytest.MonkeyPatch) -> None:
     assert loaded(quads, monkeypatch) == set(quads)
 
 
-def test_a_blank_node_stays_one_node_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A parser names each document's blank nodes anew, so batches with one go as quads."""
+@pytest.mark.parametrize("streamed", [True, False] if stores.STREAMED else [False])
+def test_a_blank_node_stays_one_node_across_batches(monkeypatch: pytest.MonkeyPatch, streamed: bool) -> None:
+    """Streamed, the batches are one document, so a blank node is one node (named anew by the
+    parser); batch by batch, a parser would name each batch's anew, so batches with one go as quads."""
+    monkeypatch.setattr(stores, "STREAMED", streamed)
     b = ox.BlankNode("b1")
     quads = [ox.Quad(b, P, ox.Literal(str(i))) for i in range(7)]
     got = loaded(quads, monkeypatch, batch=2)
-    assert len(got) == 7 and {q.subject for q in got} == {b}
+    assert len(got) == 7 and len({q.subject for q in got}) == 1
+    assert {q.object for q in got} == {q.object for q in quads}
+    if not streamed:
+        assert {q.subject for q in got} == {b}
+
+
+@pytest.mark.parametrize("streamed", [True, False] if stores.STREAMED else [False])
+def test_both_ways_load_the_same(monkeypatch: pytest.MonkeyPatch, streamed: bool) -> None:
+    monkeypatch.setattr(stores, "STREAMED", streamed)
+    quads = quads_of([f"text {i}" for i in range(100)])
+    assert loaded(quads, monkeypatch, batch=7) == set(quads)
 
 
 def test_a_loader_error_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,3 +107,35 @@ def test_a_caller_error_stops_the_loader(monkeypatch: pytest.MonkeyPatch) -> Non
                 raise KeyError("the caller's own error")
     assert not loader._thread.is_alive()
     assert len(seen) == 1  # the batches still waiting were dropped
+
+
+@pytest.mark.skipif(not stores.STREAMED, reason="the pipe is POSIX's")
+def test_a_bulk_load_error_mid_stream_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bulk loader fails after reading a little (a full disk): the writer blocked on the full
+    pipe is released, the batches still coming are dropped, and the caller gets the error."""
+    read: list[int] = []
+
+    class FullDisk:
+        def bulk_load(self, *, path: str, format: ox.RdfFormat) -> None:
+            with open(path, "rb") as f:
+                read.append(len(f.read(1000)))
+            raise OSError("IO error: No space left on device")
+
+    monkeypatch.setattr(stores, "BATCH", 100)
+    quads = quads_of(["x" * 1000 for _ in range(5000)])  # 5 MB: more than the pipe holds
+    with pytest.raises(OSError, match="No space"), stores.Loader(FullDisk()) as loader:  # type: ignore[arg-type]
+        for _ in loader.loading(quads):
+            pass
+    assert read == [1000]
+    assert not loader._thread.is_alive() and not loader._sink.is_alive()
+
+
+@pytest.mark.skipif(not stores.STREAMED, reason="the pipe is POSIX's")
+def test_streamed_loader_closes_its_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    fds = Path("/proc/self/fd")
+    if not fds.is_dir():
+        pytest.skip("no /proc to count open files")
+    before = sorted(p.name for p in fds.iterdir())
+    for _ in range(3):
+        assert loaded(quads_of(["a", "b", "c", "d"]), monkeypatch, batch=2)
+    assert sorted(p.name for p in fds.iterdir()) == before  # no pipe end left open
