@@ -101,7 +101,7 @@ class Loader:
     Where the system names a pipe's end as a path (``/dev/fd``), the batches are one stream: a
     thread writes them to a pipe and one call of the store's bulk loader reads it to the end,
     without holding Python's global lock, in batches of its own (a million quads, one per core at
-    a time: 1.4 to 1.9 GB resident, whatever the size of the graph).  The 100k build's 9.5 million
+    a time: up to 1.3 to 1.9 GB resident, reached at about a million quads, however many follow).  The 100k build's 9.5 million
     quads loaded in 67 to 77 s (142 to 166 CPU s) in one call against 96 s (185 CPU s) in calls of
     100,000 (``benchmarks/bulk_load.py --stream``), and a blank node is one node throughout.
     Elsewhere each batch is a call of its own, and a batch with a blank node is handed over as
