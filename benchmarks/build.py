@@ -110,6 +110,55 @@ class Timeline:
         self._file.close()
 
 
+class ThreadCpu:
+    """CPU seconds of each thread of this process, read from ``/proc/self/task`` every ``every``
+    seconds on a thread of its own (a thread that ends between two readings loses at most that
+    interval).  Threads are named by their Python name where Python started them (the store's
+    loader threads: ``kg-loader``, ``kg-bulk-load``), else by the system's name (RocksDB's
+    ``rocksdb:low``; Oxigraph's bulk-load threads keep the name of the process)."""
+
+    def __init__(self, every: float = 0.5) -> None:
+        import threading
+
+        self._seen: dict[int, tuple[str, float]] = {}
+        self._tick = os.sysconf("SC_CLK_TCK")
+        self._stop = threading.Event()
+        self._every = every
+        self._thread = threading.Thread(target=self._run, name="bench-cpu", daemon=True)
+        self._thread.start()
+
+    def sample(self) -> None:
+        import threading
+
+        named = {t.native_id: t.name for t in threading.enumerate()}
+        main = threading.main_thread().native_id
+        for task in Path("/proc/self/task").iterdir():
+            try:
+                stat = (task / "stat").read_text()
+            except OSError:  # ended since it was listed
+                continue
+            tid = int(task.name)
+            comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+            fields = stat[stat.rindex(")") + 2 :].split()
+            seconds = (int(fields[11]) + int(fields[12])) / self._tick  # utime, stime
+            name = "main" if tid == main else named.get(tid, comm)
+            self._seen[tid] = (self._seen.get(tid, (name, 0.0))[0], seconds)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self.sample()
+
+    def stop(self) -> dict[str, float]:
+        """CPU seconds by thread name (threads of one name summed)."""
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+        totals: dict[str, float] = {}
+        for name, seconds in self._seen.values():
+            totals[name] = totals.get(name, 0.0) + seconds
+        return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
+
+
 def _marked(timeline: Timeline) -> None:
     """Mark the assembly's stages on ``timeline``: the papers, then (once the last is out) the
     persons, their coauthor links and the rest, told apart by the predicates that start them."""
@@ -157,6 +206,7 @@ def child(folder: Path, out: Path, workers: int, timeline_path: Path | None = No
     # the options kg build gives: the store is assembled on disk and swapped in, the cache is written
     out.mkdir(parents=True, exist_ok=True)
     options = BuildOptions(workers=workers, store=staging(out), cache=out, full=True)
+    cpu = ThreadCpu()
     started = time.perf_counter()
     result = build([folder], options, IssueLog(), progress)
     built = time.perf_counter()
@@ -167,8 +217,14 @@ def child(folder: Path, out: Path, workers: int, timeline_path: Path | None = No
     ended = time.perf_counter()
     if timeline is not None:
         timeline.stop()
+    threads = cpu.stop()
+    workers_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's, joined by now
     summary = result.summary()
     figures = {
+        "cpu": {
+            **{name: round(s, 1) for name, s in threads.items()},
+            "workers": round(workers_cpu.ru_utime + workers_cpu.ru_stime, 1),
+        },
         **summary,
         "build_s": built - started,
         "write_s": ended - built,
@@ -245,6 +301,7 @@ def measure(papers: int, args: argparse.Namespace) -> dict[str, Any]:
         "tokenizer_s": tok,
         "ratio": figures["total_s"] / tok,
         "stages": figures["stages"],
+        "cpu": figures["cpu"],
     }
 
 
@@ -293,6 +350,15 @@ def main() -> None:
         "stage seconds: "
         + "; ".join(
             f"{r['papers']:,.0f} papers: " + ", ".join(f"{k} {v:.1f}" for k, v in r["stages"].items())
+            for r in rows
+        )
+    )
+    print(
+        "CPU seconds by thread (workers: the extraction processes): "
+        + "; ".join(
+            f"{r['papers']:,.0f} papers: {sum(r['cpu'].values()):.1f} in all, "
+            f"{sum(r['cpu'].values()) / r['build_s']:.2f} cores busy: "
+            + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items() if v >= 0.1)
             for r in rows
         )
     )

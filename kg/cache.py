@@ -245,16 +245,26 @@ def _spans(v: list[Any], path: str) -> tuple[Span, ...]:
     return tuple(Span(str(t), Location(path, int(n))) for t, n in v)
 
 
+_SPANS, _AFFILIATIONS, _TUPLES = 0, 1, 2
+_ENCODED_FIELDS = tuple(
+    (f.name, _AFFILIATIONS if f.name == "affiliations" else _TUPLES if f.default == () else _SPANS)
+    for f in fields(Record)
+    if f.name not in ("reader", "source", "at", "authors_complete")
+)
+"""The fields :func:`encode_record` writes, in order, by how (found once: ``fields()`` builds its
+answer anew at every call, and encoding called it for each of a big build's records)."""
+
+
 def encode_record(r: Record) -> dict[str, Any]:
     out: dict[str, Any] = {"reader": r.reader, "line": r.at.line, "authors_complete": r.authors_complete}
-    for f in fields(r):
-        value = getattr(r, f.name)
-        if isinstance(value, Span) or (value is None and f.name not in ("source",)):
-            out[f.name] = _span(value)
-        elif f.name == "affiliations":
-            out[f.name] = [[i, _span(s)] for i, s in value]
-        elif isinstance(value, tuple):
-            out[f.name] = [_span(s) for s in value]
+    for name, how in _ENCODED_FIELDS:
+        value = getattr(r, name)
+        if how == _SPANS:
+            out[name] = None if value is None else [value.text, value.at.line]
+        elif how == _TUPLES:
+            out[name] = [[s.text, s.at.line] for s in value]
+        else:
+            out[name] = [[i, [s.text, s.at.line]] for i, s in value]
     return out
 
 
@@ -281,7 +291,7 @@ def decode_record(d: dict[str, Any], source: SourceFile) -> Record:
 
 
 def encode_mention(m: Mention) -> list[Any]:
-    return [m.kind, m.key, m.text, m.at.line, m.extractor, m.position, [list(p) for p in m.detail]]
+    return [m.kind, m.key, m.text, m.at.line, m.extractor, m.position, m.detail]
 
 
 def decode_mention(v: list[Any], path: str) -> Mention:

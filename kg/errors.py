@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from kg.records import Location
+from kg.records import Location, pickled_by_fields
 
 Severity = Literal["warning", "error"]
 _CODE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -73,6 +73,7 @@ def os_message(e: OSError) -> str:
     return _one_line(text, 200)
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Issue:
     """One problem, printed as ``path:line: severity: message [code]``."""

@@ -126,3 +126,87 @@ def test_consume_hands_out_papers_in_order_and_keeps_none_of_them() -> None:
     # what describes the graph stays: the counts, and the coauthor pairs the assembler writes last
     assert resolution.counts() == {"records": 3, "papers": 3, "persons": 0, "coauthor_pairs": 2}
     assert resolution.coauthor_pairs() == {("x", "y"): 1, ("y", "z"): 1}
+
+
+def _seed_items() -> list[tuple[Any, list[Any]]]:
+    from kg.extractors import extract_all
+    from kg.pipeline import discover
+    from kg.readers import read_file
+
+    log = IssueLog()
+    return [
+        (record, list(extract_all(record, log)))
+        for item in discover([SEEDS], log)
+        for record in read_file(item.path, log, item.shown)
+    ]
+
+
+def test_records_and_mentions_pickle_as_their_field_values() -> None:
+    """What goes to a worker and comes back is pickled as the class and its field values in order
+    (``kg.records.pickled_by_fields``), and unpickles equal, whatever the fields hold."""
+    import dataclasses
+    import pickle
+
+    from kg.errors import Issue
+
+    items = _seed_items()
+    assert items
+    objects: list[Any] = [Issue(Location("a.txt", 3), "warning", "code", "message")]
+    for record, mentions in items:
+        objects += [record, record.at, record.source, *mentions, *(m.at for m in mentions)]
+        objects += [s for f in dataclasses.fields(record) for s in _spans_of(getattr(record, f.name))]
+    kinds = set()
+    for obj in objects:
+        kinds.add(type(obj).__name__)
+        cls, values = obj.__reduce__()
+        assert cls is type(obj)
+        assert values == tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+        assert pickle.loads(pickle.dumps(obj)) == obj
+    assert kinds == {"Issue", "Record", "Location", "SourceFile", "Mention", "Span"}
+
+
+def _spans_of(value: object) -> list[object]:
+    from kg.records import Span
+
+    if isinstance(value, Span):
+        return [value]
+    if isinstance(value, tuple):
+        return [s for v in value for s in _spans_of(v)]
+    return []
+
+
+def test_records_are_encoded_for_the_cache_field_by_field() -> None:
+    """``encode_record`` (its fields looked up once) writes what the generic walk over every field
+    wrote, in the same order: a record with every field given, and every record of the seeds."""
+    import dataclasses
+    import json
+
+    from kg.cache import encode_record
+    from kg.records import Record, SourceFile, Span
+
+    def generic(r: Record) -> dict[str, Any]:
+        span = lambda s: None if s is None else [s.text, s.at.line]  # noqa: E731
+        out: dict[str, Any] = {"reader": r.reader, "line": r.at.line, "authors_complete": r.authors_complete}
+        for f in dataclasses.fields(r):
+            value = getattr(r, f.name)
+            if isinstance(value, Span) or (value is None and f.name != "source"):
+                out[f.name] = span(value)
+            elif f.name == "affiliations":
+                out[f.name] = [[i, span(s)] for i, s in value]
+            elif isinstance(value, tuple):
+                out[f.name] = [span(s) for s in value]
+        return out
+
+    at = Location("f.jsonl", 4)
+    s = Span("x", at)
+    full = Record(
+        "jsonl", SourceFile("f.jsonl", "0" * 64, "jsonl"), at,
+        **{
+            f.name: ((0, s),) if f.name == "affiliations" else (s, s) if f.default == () else s
+            for f in dataclasses.fields(Record)
+            if f.name not in ("reader", "source", "at", "authors_complete")
+        },
+    )  # fmt: skip
+    records = [full] + [record for record, _ in _seed_items()]
+    for record in records:
+        assert json.dumps(encode_record(record)) == json.dumps(generic(record))
