@@ -398,8 +398,15 @@ def _build(
             if stream is None:
                 stores.load(graph, quads)
             else:
-                with open(stream, "wb") as f, stores.Loader(graph) as loader:
-                    turtle.write_stream(loader.loading(quads), f, options.base)
+                with open(stream, "wb") as f:
+                    if stores.STREAMED:
+                        # the loader reads graph.ttl's own text as it is written: the quads are
+                        # serialized once, not also as N-Quads for the loader
+                        with stores.Loader(graph, ox.RdfFormat.TURTLE) as loader:
+                            turtle.write_stream(quads, loader.tee(f), options.base)
+                    else:
+                        with stores.Loader(graph) as loader:
+                            turtle.write_stream(loader.loading(quads), f, options.base)
                     f.flush()
                     os.fsync(f.fileno())
                 if len(graph) <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted, from the store

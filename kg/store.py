@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
 
 import pyoxigraph as ox
 
@@ -107,6 +108,11 @@ class Loader:
     Elsewhere each batch is a call of its own, and a batch with a blank node is handed over as
     quads (a parser names each document's blank nodes anew).
 
+    A loader can take text instead (``text=``, :meth:`write`, :meth:`tee`): a build hands it the
+    Turtle of graph.ttl as the serializer writes it, so each quad is serialized once.  At 100k
+    papers that took the main thread from 136 and 146 CPU s to 117 and 123, and Oxigraph parses the
+    Turtle about as fast as N-Quads (the 100k graph: 115 against 122 CPU s).
+
     At most :data:`PENDING` batches wait.  An error of the loader (a full disk) is raised in the
     caller's thread at its next :meth:`put` or on leaving the ``with`` block; leaving it early (an
     error of the caller) ends the stream where it is (the loader loads what it has read) and drops
@@ -114,9 +120,13 @@ class Loader:
     """
 
     PENDING = 2
+    CHUNK = 8 << 20
+    """Bytes of text (:meth:`write`) gathered before they are handed to the loader thread."""
 
-    def __init__(self, store: ox.Store) -> None:
+    def __init__(self, store: ox.Store, text: ox.RdfFormat = ox.RdfFormat.N_QUADS) -> None:
         self._store: ox.Store | None = store
+        self._format = text
+        self._text = bytearray()
         self._queue: queue.Queue[list[ox.Quad] | bytes | None] = queue.Queue(self.PENDING)
         self._error: BaseException | None = None
         self._stop = threading.Event()
@@ -134,6 +144,9 @@ class Loader:
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         if kind is not None:
             self._stop.set()
+        elif self._text and self._error is None:  # the rest of the text (an error is raised below)
+            self._queue.put(bytes(self._text))
+        self._text = bytearray()
         self._queue.put(None)
         self._thread.join()
         if self._pipe is not None:
@@ -153,6 +166,24 @@ class Loader:
         for batch in _batches(quads):
             self.put(batch)
             yield from batch
+
+    def write(self, data: bytes) -> int:
+        """Load text of the loader's format (``text``), as a file is written: a document in as many
+        pieces as the caller likes (streamed, the pieces are one document; elsewhere, the text is
+        loaded once it is all written, since a piece may end anywhere).  Not mixed with :meth:`put`."""
+        self._text += data
+        if STREAMED and len(self._text) >= self.CHUNK:
+            self._hand_over()
+        return len(data)
+
+    def tee(self, file: BinaryIO) -> _Tee:
+        """A writer that writes to ``file`` and loads what it writes (see :meth:`write`)."""
+        return _Tee(file, self)
+
+    def _hand_over(self) -> None:
+        self._raise()
+        data, self._text = bytes(self._text), bytearray()
+        self._queue.put(data)
 
     def put(self, batch: list[ox.Quad]) -> None:
         self._raise()
@@ -189,7 +220,7 @@ class Loader:
                     raise
             return
         if isinstance(item, bytes):
-            self._store.bulk_load(item, ox.RdfFormat.N_QUADS)
+            self._store.bulk_load(item, self._format)
         else:
             self._store.bulk_extend(item)
 
@@ -198,11 +229,26 @@ class Loader:
         assert self._pipe is not None and self._store is not None
         read_end = self._pipe[0]
         try:
-            self._store.bulk_load(path=f"/dev/fd/{read_end}", format=ox.RdfFormat.N_QUADS)
+            self._store.bulk_load(path=f"/dev/fd/{read_end}", format=self._format)
         except Exception as e:  # noqa: BLE001 - raised in the caller's thread, not lost in this one
             self._error = self._error or e
         finally:
             os.close(read_end)  # a write still waiting fails (a broken pipe) instead of blocking
+
+
+class _Tee:
+    """Writes to a file and to a loader (:meth:`Loader.tee`)."""
+
+    def __init__(self, file: BinaryIO, loader: Loader) -> None:
+        self._file = file
+        self._loader = loader
+
+    def write(self, data: bytes) -> int:
+        self._file.write(data)
+        return self._loader.write(data)
+
+    def flush(self) -> None:
+        self._file.flush()
 
 
 STREAMED = os.name == "posix" and os.path.isdir("/dev/fd")

@@ -3,6 +3,7 @@ caller."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from pathlib import Path
 from typing import Any
@@ -139,3 +140,66 @@ def test_streamed_loader_closes_its_pipe(monkeypatch: pytest.MonkeyPatch) -> Non
     for _ in range(3):
         assert loaded(quads_of(["a", "b", "c", "d"]), monkeypatch, batch=2)
     assert sorted(p.name for p in fds.iterdir()) == before  # no pipe end left open
+
+
+TURTLE = rb"""@prefix ex: <https://example.org/> .
+ex:a ex:p "one", "two \" quoted" ;
+    ex:q ex:b .
+ex:b ex:p "tr\u00e8s"@fr .
+"""
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, len(TURTLE)), max_size=8), st.booleans())
+def test_text_written_in_any_pieces_is_loaded_as_one_document(cuts: list[int], streamed: bool) -> None:
+    """Text handed over piece by piece (as a serializer writes a file) loads as the whole document:
+    a piece may end inside a term, and the prefixes of the first serve the rest."""
+    whole = ox.Store()
+    whole.load(TURTLE, ox.RdfFormat.TURTLE)
+    expected = set(whole)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(stores, "STREAMED", streamed and stores.STREAMED)
+        monkeypatch.setattr(stores.Loader, "CHUNK", 5)  # hand over (nearly) every piece
+        store = ox.Store()
+        written = bytearray()
+        with stores.Loader(store, ox.RdfFormat.TURTLE) as loader:
+            bounds = [0, *sorted(cuts), len(TURTLE)]
+            for a, b in itertools.pairwise(bounds):
+                tee = loader.tee(_Bytes(written))
+                assert tee.write(TURTLE[a:b]) == b - a
+        assert bytes(written) == TURTLE  # the file got every piece too
+        assert set(store) == expected
+
+
+class _Bytes:
+    def __init__(self, into: bytearray) -> None:
+        self.into = into
+
+    def write(self, data: bytes) -> int:
+        self.into += data
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.skipif(not stores.STREAMED, reason="the pipe is POSIX's")
+def test_a_bulk_load_error_reaches_a_writer_of_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bulk loader fails while text is still being written through the tee: the writer gets
+    the error at a later piece, not a hang, and the threads end."""
+
+    class FullDisk:
+        def bulk_load(self, *, path: str, format: ox.RdfFormat) -> None:
+            with open(path, "rb") as f:
+                f.read(1000)
+            raise OSError("IO error: No space left on device")
+
+    monkeypatch.setattr(stores.Loader, "CHUNK", 1 << 16)
+    written = bytearray()
+    piece = b'<https://example.org/s> <https://example.org/p> "' + b"x" * 8000 + b'" .\n'
+    with pytest.raises(OSError, match="No space"), stores.Loader(FullDisk(), ox.RdfFormat.TURTLE) as loader:  # type: ignore[arg-type]
+        tee = loader.tee(_Bytes(written))
+        for _ in range(2000):  # 16 MB: more than the pipe and the queue hold
+            tee.write(piece)
+    assert len(written) < 2000 * len(piece)  # stopped early
+    assert not loader._thread.is_alive() and not loader._sink.is_alive()
