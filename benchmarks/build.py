@@ -287,7 +287,7 @@ def measure(papers: int, args: argparse.Namespace) -> dict[str, Any]:
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     figures = json.loads(proc.stdout.strip().splitlines()[-1])
     abstracts, tok = tokenizer_pass(folder)
-    return {
+    row = {
         "papers": figures["papers"],
         "records": figures["records"],
         "wall_s": wall,
@@ -303,6 +303,8 @@ def measure(papers: int, args: argparse.Namespace) -> dict[str, Any]:
         "stages": figures["stages"],
         "cpu": figures["cpu"],
     }
+    (out / "build.json").write_text(json.dumps(row, indent=1) + "\n")  # read by benchmarks/floor.py
+    return row
 
 
 def main() -> None:

@@ -43,6 +43,10 @@ class KgError(Exception):
         where = f"{self.at}: " if self.at else ""
         return f"{where}error: {self.message} [{self.code}]"
 
+    def __reduce__(self) -> tuple[type[KgError], tuple[str, Location | None, str]]:
+        # whole from a worker process (the default would pickle the message alone)
+        return type(self), (self.message, self.at, self.code)
+
 
 class UsageError(KgError):
     """The command was asked for something it cannot do (exit code 2)."""

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
 import pyoxigraph as ox
 
@@ -49,7 +49,7 @@ from kg.cache import (
     replay,
 )
 from kg.errors import Issue, IssueLog, KgError, os_message
-from kg.exporters import turtle
+from kg.exporters import Hashing, turtle
 from kg.extractors import EXTRACTORS, extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
@@ -136,7 +136,9 @@ class Build:
     """Where the store lies on disk, when it was assembled there."""
     turtle: Path | None = None
     """The build's graph.ttl, when it was written while the store was loaded (see
-    ``kg.exporters.turtle.STREAM``; ``write_outputs`` puts it in place)."""
+    ``kg.exporters.turtle.STREAM``; ``write_outputs`` renames it into place)."""
+    turtle_sha256: str = ""
+    """The SHA-256 of ``turtle``, hashed as it was written."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds spent per stage (read+extract, resolve, assemble, and each output written)."""
 
@@ -375,6 +377,7 @@ def _build(
     namer = Namer(options.base)
     # an on-disk store is a big graph's: its graph.ttl is written as the triples are loaded
     stream = options.store / turtle.STREAM if options.store is not None else None
+    streamed_sha256 = ""
     extraction = Extraction(options.extractors, options.workers, options.scheduler)
     try:
         with extraction:
@@ -399,16 +402,21 @@ def _build(
                 stores.load(graph, quads)
             else:
                 with open(stream, "wb") as f:
+                    # hashed as it is written: graph.ttl's SHA-256 is the build's generation, and
+                    # the file is then renamed into place, never read again
+                    hashing = Hashing(f)
+                    sink = cast(BinaryIO, hashing)
                     if stores.STREAMED:
                         # the loader reads graph.ttl's own text as it is written: the quads are
                         # serialized once, not also as N-Quads for the loader
                         with stores.Loader(graph, ox.RdfFormat.TURTLE) as loader:
-                            turtle.write_stream(quads, loader.tee(f), options.base)
+                            turtle.write_stream(quads, loader.tee(sink), options.base)
                     else:
                         with stores.Loader(graph) as loader:
-                            turtle.write_stream(loader.loading(quads), f, options.base)
+                            turtle.write_stream(loader.loading(quads), sink, options.base)
                     f.flush()
                     os.fsync(f.fileno())
+                    streamed_sha256 = hashing.digest.hexdigest()
                 if len(graph) <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted, from the store
                     stream.unlink()
                     stream = None
@@ -452,6 +460,7 @@ def _build(
         changes=changes(previous.papers, manifest.papers),
         store_path=options.store,
         turtle=stream,
+        turtle_sha256=streamed_sha256,
     )
 
 
@@ -718,7 +727,17 @@ def write_outputs(result: Build, out: Path) -> list[Path]:
 
 
 def _write_outputs(result: Build, out: Path) -> list[Path]:
-    from kg.exporters import BUILD_OUTPUTS, Staged, commit, discard, stage, sync_folder
+    from kg.exporters import (
+        BUILD_OUTPUTS,
+        PAGES_APART,
+        PagesApart,
+        Staged,
+        adopt,
+        commit,
+        discard,
+        stage,
+        sync_folder,
+    )
 
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -731,20 +750,34 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
     staged: list[Staged] = []
     old: Path | None = None
     swapped = False
+    apart = (
+        [name for name in BUILD_OUTPUTS if name.endswith(".html")]
+        if at is not None and len(result.store) >= PAGES_APART
+        else []
+    )
     try:
-        for name, serialize in BUILD_OUTPUTS.items():
+        with PagesApart(at, out, apart) if at is not None and apart else contextlib.nullcontext() as pages:
+            for name, serialize in BUILD_OUTPUTS.items():
+                started = time.perf_counter()
+                if name in apart:
+                    continue
+                if name == "graph.ttl" and result.turtle is not None:
+                    # moved out of the staging store before the store is swapped in
+                    staged.append(adopt(result.turtle, out / name, result.turtle_sha256))
+                    result.turtle = None
+                else:
+                    staged.append(stage(out / name, functools.partial(serialize, result)))
+                result.timings[name] = time.perf_counter() - started
+            generation = next(item.sha256 for item in staged if item.target.name == "graph.ttl")
             started = time.perf_counter()
-            staged.append(stage(out / name, functools.partial(serialize, result)))
-            result.timings[name] = time.perf_counter() - started
-        if result.turtle is not None:  # staged as graph.ttl: not a file of the store it was beside
-            result.turtle.unlink(missing_ok=True)
-            result.turtle = None
-        generation = next(item.sha256 for item in staged if item.target.name == "graph.ttl")
-        started = time.perf_counter()
-        write_cache(result, out)
+            write_cache(result, out)  # while the pages are drawn apart
+            result.timings["cache"] = time.perf_counter() - started
+            if pages is not None:
+                for name, (page, seconds) in zip(apart, pages.staged(), strict=True):
+                    staged.append(page)
+                    result.timings[name] = seconds
         result.manifest.generation = generation
-        staged.append(stage(out / MANIFEST, lambda f: f.write(result.manifest.dumps())))
-        result.timings["cache"] = time.perf_counter() - started
+        staged.append(stage(out / MANIFEST, lambda f: f.write(result.manifest.dumps())))  # renamed last
         started = time.perf_counter()
         fresh = stores.prepare(result.store, out, built_at, generation)
         if built_at is not None:

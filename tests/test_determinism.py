@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
 
+from kg.cache import Manifest
 from kg.errors import IssueLog
 from kg.pipeline import build, write_outputs
 from tests.conftest import ROOT, SEEDS
@@ -74,8 +76,14 @@ def test_large_graph_order_is_deterministic(tmp_path: Path, monkeypatch: pytest.
         out = tmp_path / name
         out.mkdir()
         result = build(paths, BuildOptions(store=staging(out)), IssueLog())
+        assert result.turtle is not None
+        written = result.turtle.stat().st_ino
         write_outputs(result, out)
         outputs.append(out / "graph.ttl")
+        # the file written while the store was loaded is renamed into place, not copied, and the
+        # generation is its SHA-256, hashed as it was written
+        assert outputs[-1].stat().st_ino == written
+        assert Manifest.load(out).generation == hashlib.sha256(outputs[-1].read_bytes()).hexdigest()
     assert outputs[0].read_bytes() == outputs[1].read_bytes()
     small = graph_bytes([Path("seeds")], tmp_path / "sorted")
     assert rdflib.Graph().parse(outputs[0]).isomorphic(rdflib.Graph().parse(data=small, format="turtle"))
@@ -86,3 +94,54 @@ def test_large_graph_order_is_deterministic(tmp_path: Path, monkeypatch: pytest.
     # the taxonomies come first, as they were loaded, not in subject order
     assert streamed[0].subject.value.startswith("https://w3id.org/kg/arxiv/")
     assert not (tmp_path / "a" / "store" / "graph.ttl.part").exists()
+
+
+def test_pages_drawn_apart_are_the_pages_drawn_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big build draws its pages side by side in processes of their own (each opening the store
+    read-only): the pages, graph.ttl and manifest are byte for byte those of one process, and the
+    timings name each page."""
+    from kg.pipeline import BuildOptions
+    from kg.store import staging
+
+    monkeypatch.chdir(ROOT)
+    folders = {}
+    for name, limit in (("here", 10**12), ("apart", 1)):
+        monkeypatch.setattr("kg.exporters.PAGES_APART", limit)
+        out = tmp_path / name
+        out.mkdir()
+        result = build([Path("seeds")], BuildOptions(store=staging(out), cache=out), IssueLog())
+        write_outputs(result, out)
+        assert {"coauthors.html", "topics.html"} <= set(result.timings)
+        folders[name] = out
+    for file in ("graph.ttl", "coauthors.html", "topics.html", "manifest.json"):
+        assert (folders["here"] / file).read_bytes() == (folders["apart"] / file).read_bytes(), file
+    assert sorted(p.name for p in folders["apart"].iterdir()) == sorted(
+        p.name for p in folders["here"].iterdir()
+    )
+
+
+def test_pages_apart_report_their_errors_and_leave_nothing(tmp_path: Path) -> None:
+    """An error in a page's process reaches the caller whole (message and code); pages staged but not
+    taken are discarded on leaving, so no temporary file is left."""
+    from kg.errors import KgError
+    from kg.exporters import PagesApart
+    from kg.store import on_disk
+
+    out = tmp_path / "out"
+    out.mkdir()
+    with (
+        pytest.raises(KgError) as caught,
+        PagesApart(tmp_path / "no-store", out, ["coauthors.html"]) as pages,
+    ):
+        pages.staged()
+    assert caught.value.code == "bad-store" and "no-store" in caught.value.message
+    store = on_disk(tmp_path / "store")
+    del store  # closed: an empty store, drawn as empty pages
+    with PagesApart(tmp_path / "store", out, ["coauthors.html", "topics.html"]):
+        pass  # never taken
+    assert list(out.iterdir()) == []
+    with PagesApart(tmp_path / "store", out, ["topics.html"]) as pages:
+        [(page, seconds)] = pages.staged()
+    assert page.target == out / "topics.html" and page.temp.exists() and seconds > 0

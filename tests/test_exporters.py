@@ -540,3 +540,30 @@ def test_terminated_export_unwinds_and_removes_its_temp_file(tmp_path: Path) -> 
         _terminated(15, None)  # what SIGTERM runs during kg export
     assert stopped.value.code == 143
     assert list(tmp_path.iterdir()) == []
+
+
+def test_adopt_renames_a_written_file_into_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file written elsewhere (a big build's graph.ttl beside its store) is staged by a rename on one
+    file system, so nothing is copied, and copied where a rename cannot cross; either way the
+    target appears only on commit, and the source is gone."""
+    import hashlib
+
+    from kg.exporters import adopt, commit
+
+    data = b"<a> <b> <c> .\n" * 1000
+    digest = hashlib.sha256(data).hexdigest()
+    for across in (False, True):
+        source = tmp_path / f"store-{across}" / "graph.ttl.part"
+        source.parent.mkdir()
+        source.write_bytes(data)
+        inode = source.stat().st_ino
+        target = tmp_path / f"out-{across}" / "graph.ttl"
+        if across:
+            monkeypatch.setattr("kg.exporters._one_file_system", lambda a, b: False)
+        staged = adopt(source, target, digest)
+        assert not source.exists() and not target.exists()
+        assert staged.sha256 == digest and staged.temp.parent == target.parent
+        assert commit(staged) == target
+        assert target.read_bytes() == data
+        assert (target.stat().st_ino == inode) is not across
+        assert [p.name for p in target.parent.iterdir()] == ["graph.ttl"]

@@ -83,3 +83,57 @@ def test_profile_records_are_kept_or_reported(items: list[tuple[int, str, str]])
     records, log = read("\n\n".join(parts) + "\n")
     dropped = sum(i.code == "truncated-record" for i in log.issues)
     assert len(records) + dropped == len(items)
+
+
+def test_clean_looks_for_exactly_the_characters_it_removes() -> None:
+    """clean() translates only text in which its quick search finds a character to remove: the search
+    must find every one of them and nothing else (every code point checked)."""
+    from kg.readers import text
+
+    removed = set(text._CONTROL_TABLE) | set(text._BIDI)
+    found = {c for c in range(0x110000) if text._UNSAFE.search(chr(c)) is not None}
+    assert found == removed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",))))
+def test_clean_is_nfc_without_control_or_bidi_characters(value: str) -> None:
+    import unicodedata
+
+    from kg.readers import text
+
+    out = clean(value)
+    assert (
+        out
+        == unicodedata.normalize("NFC", value.translate(text._CONTROL_TABLE).translate(text._BIDI)).strip()
+    )
+    assert unicodedata.is_normalized("NFC", out)
+    assert not any(ord(c) in text._CONTROL_TABLE or ord(c) in text._BIDI for c in out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(["", "Mon, ", "Thu, ", "Xyz, ", "mon, "]),
+    st.integers(0, 40),
+    st.sampled_from(["Jan", "Feb", "Mar", "Jun", "Sep", "Dec", "Foo", "jan"]),
+    st.integers(0, 10_000),
+    st.integers(0, 30),
+    st.integers(0, 70),
+    st.integers(0, 70),
+    st.sampled_from(["GMT", "+0100", "EST", ""]),
+)
+def test_arxiv_dates_read_as_email_utils_reads_them(
+    weekday: str, day: int, month: str, year: int, hour: int, minute: int, second: int, zone: str
+) -> None:
+    """The JSON-lines reader's quick path for arXiv's dates gives what the general RFC 2822 parser
+    gives, impossible days and times included."""
+    import email.utils
+
+    from kg.readers.jsonl import _date
+
+    value = f"{weekday}{day} {month} {year:04d} {hour:02d}:{minute:02d}:{second:02d} {zone}".strip()
+    try:
+        expected: str | None = email.utils.parsedate_to_datetime(value).date().isoformat()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        expected = None
+    assert _date(value) == expected

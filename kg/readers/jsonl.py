@@ -22,6 +22,7 @@ at a time): ``id``, ``title``, ``abstract``, ``authors`` and ``authors_parsed``
 
 from __future__ import annotations
 
+import datetime
 import email.utils
 import json
 import re
@@ -113,6 +114,19 @@ def _kind(value: object) -> str:
     return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
+_MONTHS = {
+    month: number
+    for number, month in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+}
+_GMT = re.compile(
+    r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) (" + "|".join(_MONTHS) + r") ([1-9]\d{3}) (\d\d):(\d\d):(\d\d) GMT"
+)
+"""An RFC 2822 date in GMT as arXiv writes it: the date is the one written (the day of the week is
+ignored, as ``email.utils`` ignores it)."""
+
+
 def _date(value: object) -> str | None:
     """ISO date of an RFC 2822 timestamp (``Mon, 2 Apr 2007 19:18:42 GMT``), if it is one.
 
@@ -121,6 +135,14 @@ def _date(value: object) -> str | None:
     """
     if not isinstance(value, str):
         return None
+    quick = _GMT.fullmatch(value)
+    if quick is not None:  # arXiv's own form, read without the general parser (a third of the time)
+        day, month, year, hour, minute, second = quick.groups()
+        try:  # an impossible day or time is no date, as for email.utils
+            when = datetime.datetime(int(year), _MONTHS[month], int(day), int(hour), int(minute), int(second))
+        except ValueError:
+            return None
+        return when.date().isoformat()
     try:
         return email.utils.parsedate_to_datetime(value).date().isoformat()
     except (TypeError, ValueError, IndexError, OverflowError):
