@@ -145,3 +145,64 @@ def test_pages_apart_report_their_errors_and_leave_nothing(tmp_path: Path) -> No
     with PagesApart(tmp_path / "store", out, ["topics.html"]) as pages:
         [(page, seconds)] = pages.staged()
     assert page.target == out / "topics.html" and page.temp.exists() and seconds > 0
+    with pytest.raises(ValueError), PagesApart(tmp_path / "store", out, ["coauthors.html"]):
+        raise ValueError("the build failed meanwhile")  # the page's process is ended, its file removed
+    assert [p.name for p in out.iterdir()] == [page.temp.name]
+
+
+def test_a_page_process_that_crashes_is_a_bug_with_its_traceback() -> None:
+    import subprocess
+    import sys
+
+    from kg.exporters import _page_result
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", "raise ZeroDivisionError('in the page')"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    error = _page_result("topics.html", process)
+    assert isinstance(error, RuntimeError)
+    assert "drawing topics.html failed (exit status 1)" in str(error) and "ZeroDivisionError" in str(error)
+
+
+def test_kg_errors_pickle_whole() -> None:
+    import pickle
+
+    from kg.errors import KgError, UsageError
+    from kg.records import Location
+
+    for error in (KgError("bad", Location("a.txt", 3), "bad-thing"), UsageError("no", code="bad-option")):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error)
+        assert (back.message, back.at, back.code) == (error.message, error.at, error.code)
+
+
+def test_pages_apart_do_not_run_the_callers_script_again(tmp_path: Path) -> None:
+    """A script that builds without a ``__main__`` guard (as the README's example does) and draws its
+    pages apart runs once: the pages' processes are new interpreters, not multiprocessing's."""
+    import subprocess
+    import sys
+
+    runs = tmp_path / "runs.txt"
+    script = tmp_path / "script.py"
+    script.write_text(
+        f"""
+from pathlib import Path
+import kg.exporters
+from kg.pipeline import BuildOptions, build, write_outputs
+from kg.store import staging
+
+with open({str(runs)!r}, "a") as f:
+    f.write("ran\\n")
+kg.exporters.PAGES_APART = 1
+out = Path({str(tmp_path / "out")!r})
+out.mkdir()
+write_outputs(build([Path({str(SEEDS)!r})], BuildOptions(store=staging(out))), out)
+"""
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert runs.read_text() == "ran\n"
+    assert (tmp_path / "out" / "coauthors.html").stat().st_size > 1000
+    assert (tmp_path / "out" / "topics.html").stat().st_size > 1000

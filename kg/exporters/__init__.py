@@ -16,9 +16,11 @@ from __future__ import annotations
 import ctypes
 import errno
 import hashlib
+import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +35,7 @@ from kg import viz
 from kg.errors import KgError, os_message
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
 from kg.exporters.source import ExportOptions, Source
+from kg.records import Location
 
 if TYPE_CHECKING:
     import pyoxigraph as ox
@@ -81,55 +84,103 @@ class PagesApart:
     """Pages of ``BUILD_OUTPUTS`` staged by processes of their own, at once, while the caller goes on
     (each reads the store at ``store``, a folder no one writes to until they are done).
 
-    :meth:`staged` waits for them; leaving the ``with`` block waits for those still running and
-    discards what they staged but nobody took, so a failed build leaves no temporary file.
+    Each is a new interpreter running ``python -m kg.exporters.apart``: a fork would copy the
+    caller's open store and its threads, and multiprocessing's ``spawn`` would run the caller's
+    main script again (a script that calls ``write_outputs`` without a ``__main__`` guard).
+    :meth:`staged` waits for them; leaving the ``with`` block waits for those still running (ends
+    them if the block failed) and discards what they staged but nobody took, so a failed build
+    leaves no temporary file.
     """
 
     def __init__(self, store: Path, out: Path, names: Iterable[str]) -> None:
-        import concurrent.futures
-        import multiprocessing
-
         self.names = tuple(names)
-        # a fresh interpreter: the caller's process holds the store and threads that a fork would copy
-        context = multiprocessing.get_context("spawn")
-        self._pool = concurrent.futures.ProcessPoolExecutor(max(1, len(self.names)), mp_context=context)
-        self._futures = [
-            self._pool.submit(_stage_page, str(store), str(out / name), name.removesuffix(".html"))
+        # the children import kg from wherever this process did
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self._processes = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "kg.exporters.apart",
+                    str(store),
+                    str(out / name),
+                    name.removesuffix(".html"),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+            )
             for name in self.names
         ]
+        self._results: list[tuple[Staged, float] | BaseException] | None = None
         self._taken = False
 
     def __enter__(self) -> PagesApart:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is not None:
+            for process in self._processes:
+                process.terminate()  # a page killed half-written leaves a temporary file the next sweep removes
+        results = self._collect()
         if not self._taken:
-            for future in self._futures:
-                if not future.cancelled() and future.exception() is None:
-                    discard(future.result()[0])
+            for result in results:
+                if isinstance(result, tuple):
+                    discard(result[0])
 
     def staged(self) -> list[tuple[Staged, float]]:
-        """Each page staged, with the seconds its process took, in ``names`` order (an error of a
-        process is raised here)."""
-        results = [future.result() for future in self._futures]
+        """Each page staged, with the seconds its process took, in ``names`` order; the first error of
+        a process is raised here (its pages and the others' are then discarded on leaving)."""
+        results = self._collect()
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
         self._taken = True
-        return results
+        return [result for result in results if isinstance(result, tuple)]
+
+    def _collect(self) -> list[tuple[Staged, float] | BaseException]:
+        if self._results is None:
+            self._results = [
+                _page_result(name, p) for name, p in zip(self.names, self._processes, strict=True)
+            ]
+        return self._results
 
 
-def _stage_page(store: str, target: str, name: str) -> tuple[Staged, float]:
-    """Stage the page of view ``name`` of the store at ``store`` as ``target`` (in a process of
-    :class:`PagesApart`)."""
+def _page_result(name: str, process: subprocess.Popen[bytes]) -> tuple[Staged, float] | BaseException:
+    """What the process drawing page ``name`` said: the page it staged, or its error."""
+    out, err = process.communicate()
+    lines = out.decode("utf-8", errors="replace").strip().splitlines()
+    try:
+        said = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        said = None
+    if isinstance(said, dict) and "error" in said:
+        at = said.get("at")
+        return KgError(
+            str(said["error"]), Location(at[0], at[1]) if at else None, str(said.get("code", "error"))
+        )
+    if process.returncode == 0 and isinstance(said, dict) and "temp" in said:
+        staged = Staged(Path(said["temp"]), Path(said["target"]), str(said["sha256"]))
+        return staged, float(said["seconds"])
+    # a bug, not bad input: its traceback is kept
+    trace = err.decode("utf-8", errors="replace")[-4000:]
+    return RuntimeError(f"drawing {name} failed (exit status {process.returncode}):\n{trace}")
+
+
+def stage_page(store: Path, target: Path, view: str) -> tuple[Staged, float]:
+    """Stage the page of ``view`` of the store at ``store`` as ``target``, with the seconds it took
+    (in a process of :class:`PagesApart`, which opens the store read-only)."""
     import time
 
     import pyoxigraph as ox
 
     started = time.perf_counter()
     try:
-        graph = ox.Store.read_only(store)
+        graph = ox.Store.read_only(str(store))
     except OSError as e:
         raise KgError(f"cannot open the store {store}: {os_message(e)}", code="bad-store") from e
-    staged = stage(Path(target), lambda f: _draw(graph, name, f))
+    staged = stage(target, lambda f: _draw(graph, view, f))
     return staged, time.perf_counter() - started
 
 
