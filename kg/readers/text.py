@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,13 +22,19 @@ SNIFF_BYTES = 64 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longer lines are cut here (with a warning): a page line is a title or an abstract."""
 
+
+def _any_of(codes: Iterable[int]) -> re.Pattern[str]:
+    """A pattern that finds any one of the characters ``codes``."""
+    return re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(codes)) + "]")
+
+
 _CONTROL = {c for c in range(32) if c not in (9,)} | {0x7F}
 _CONTROL_TABLE = dict.fromkeys(_CONTROL, None)
-_HAS_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+_HAS_CONTROL = _any_of(_CONTROL)
 # bidirectional overrides and isolates can make a name display as something else
 _BIDI = dict.fromkeys([0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069], None)
-_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
-"""Any character of ``_CONTROL_TABLE`` or ``_BIDI``."""
+_UNSAFE = _any_of(_CONTROL | set(_BIDI))
+"""Any character of ``_CONTROL_TABLE`` or ``_BIDI``: ``clean`` translates only text it finds one in."""
 
 
 def clean(text: str) -> str:
