@@ -236,8 +236,6 @@ def child(folder: Path, out: Path, workers: int, timeline_path: Path | None = No
 
 def tokenizer_pass(folder: Path) -> tuple[int, float]:
     """Seconds a bare spaCy tokenizer takes over every abstract of the corpus."""
-    import spacy
-
     from kg.errors import IssueLog
     from kg.pipeline import discover
     from kg.readers import read_file
@@ -249,13 +247,20 @@ def tokenizer_pass(folder: Path) -> tuple[int, float]:
         for r in read_file(item.path, log, item.shown)
         if r.abstract is not None
     ]
+    return len(abstracts), tokenizer_seconds(abstracts)
+
+
+def tokenizer_seconds(abstracts: list[str]) -> float:
+    """Seconds a bare ``spacy.blank("en")`` tokenizer takes over ``abstracts``, after a warm-up."""
+    import spacy
+
     nlp = spacy.blank("en")
-    for text in abstracts[:200]:  # warm-up
+    for text in abstracts[:200]:
         nlp.make_doc(text)
     started = time.perf_counter()
     for text in abstracts:
         nlp.make_doc(text)
-    return len(abstracts), time.perf_counter() - started
+    return time.perf_counter() - started
 
 
 def size_of(path: Path) -> int:
