@@ -183,6 +183,27 @@ def slugify(name: str) -> str:
 _SLUG_WORD = re.compile(r"[a-z0-9]+")
 
 
+def name_key(name: str) -> str:
+    """The key of a method's name: its slug, a plural of a coined name made singular.
+
+    Papers write one name as "DeepONet" and "DeepONets": both are one concept.  Only names whose
+    shape says the ``s`` is a plural are changed (inner capitals before it), so "Atlas" stays.
+
+    >>> name_key("DeepONets"), name_key("DeepONet"), name_key("Atlas"), name_key("LLMs")
+    ('deeponet', 'deeponet', 'atlas', 'llm')
+    """
+    name = name.strip()
+    if (
+        len(name) >= 4
+        and name.endswith("s")
+        and not name.endswith(("ss", "us", "is"))
+        and name[-2].isalnum()
+        and any(c.isupper() for c in name[1:-1])
+    ):
+        name = name[:-1]
+    return slugify(name)
+
+
 # LaTeX wrappers and control characters become spaces of the same length, so every
 # offset into the masked text is an offset into the original text.
 _LATEX_WRAP = re.compile(r"\\[A-Za-z]{1,12}\{([^{}\n]{0,80})\}")
