@@ -1,16 +1,19 @@
 """Generate ``ontology/methods.ttl``, the SKOS taxonomy of machine-learning methods.
 
-Run by hand from the repository root::
+Run from the repository root (it reads nothing outside the repository)::
 
-    /work/venv/bin/python ontology/make_methods.py
+    python ontology/make_methods.py
 
-Inputs:
+Inputs, all tables in ``ontology/`` (their columns are documented in ``docs/methods.md``):
 
-* ``ontology/methods_curated.py`` -- hand-written families, modern methods and selection rules;
-* ``../shared/data/pwc_methods/methods.json`` (relative to the repo root) -- the Papers with Code
-  methods snapshot (CC BY-SA 4.0).  Only names, abbreviations, collections and URLs are used;
-  descriptions are never copied.  If the file is missing the script stops: the committed
-  ``methods.ttl`` is the artefact CI uses, so nothing at run time reads the snapshot.
+* ``methods-curated.tsv`` -- hand-written families, modern methods and named models, with labels,
+  ``skos:broader`` links, flags (``top``, ``generic``), short forms that count alone or only in
+  context, and one-sentence definitions written for this project;
+* ``methods-pwc.tsv`` -- the Papers with Code methods snapshot (CC BY-SA 4.0): names, full names,
+  collections and paper counts only (``ontology/import_pwc.py`` writes it from the snapshot);
+* ``methods-rules.tsv`` -- the rules that pick and place Papers with Code methods and keep labels
+  clean (minimum paper count, collection -> broader, skips, merges, short labels allowed, labels
+  dropped with the reason).
 
 The output is deterministic: concepts are sorted by slug, labels alphabetically, and the same
 inputs always give byte-identical output.  The script fails if a label would belong to two
@@ -20,23 +23,116 @@ concepts, a ``skos:broader`` target is missing, or the hierarchy has a cycle.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-
-import methods_curated as cur  # noqa: E402
-
-PWC_PATH = ROOT.parent / "shared" / "data" / "pwc_methods" / "methods.json"
+CURATED_PATH = HERE / "methods-curated.tsv"
+PWC_PATH = HERE / "methods-pwc.tsv"
+RULES_PATH = HERE / "methods-rules.tsv"
 OUT_PATH = HERE / "methods.ttl"
 BASE = "https://w3id.org/kg/method/"
 PWC_METHOD_URL = "https://paperswithcode.com/method/"
+
+
+def read_table(path: Path) -> list[dict[str, str]]:
+    """The rows of a tab-separated table whose first non-comment line names the columns."""
+    rows: list[dict[str, str]] = []
+    header: list[str] | None = None
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if header is None:
+            header = cells
+            continue
+        if len(cells) > len(header):
+            raise SystemExit(f"{path.name}:{n}: {len(cells)} cells, expected at most {len(header)}")
+        rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True)))
+    return rows
+
+
+def labels_of(cell: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in cell.split(" | ") if x.strip())
+
+
+class Concept(NamedTuple):
+    slug: str
+    pref: str
+    alts: tuple[str, ...]
+    broader: tuple[str, ...]
+    flags: frozenset[str]
+    related: tuple[str, ...]
+    definition: str
+    scope_note: str
+
+
+class Rules(NamedTuple):
+    min_papers: int
+    collection_broader: dict[str, str]
+    broader_override: dict[str, tuple[str, ...]]
+    skip: frozenset[str]
+    merge: dict[str, str]
+    short_label_allow: frozenset[str]
+    dropped_labels: dict[str, str]
+
+
+def read_curated(path: Path = CURATED_PATH) -> list[Concept]:
+    return [
+        Concept(
+            r["slug"],
+            r["pref_label"],
+            labels_of(r["alt_labels"]),
+            tuple(r["broader"].split()),
+            frozenset(r["flags"].replace(",", " ").split()),
+            tuple(r["related"].split()),
+            r["definition"],
+            r["scope_note"],
+        )
+        for r in read_table(path)
+    ]
+
+
+def read_rules(path: Path = RULES_PATH) -> Rules:
+    rows = read_table(path)
+    by: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        by.setdefault(r["rule"], []).append(r)
+    known = {"min-papers", "collection-broader", "broader-override", "skip", "merge", "short-label",
+             "dropped-label"}  # fmt: skip
+    if set(by) - known:
+        raise SystemExit(f"{path.name}: unknown rules {sorted(set(by) - known)}")
+    return Rules(
+        int(by["min-papers"][0]["value"]),
+        {r["key"]: r["value"] for r in by.get("collection-broader", [])},
+        {r["key"]: tuple(r["value"].split()) for r in by.get("broader-override", [])},
+        frozenset(r["key"] for r in by.get("skip", [])),
+        {r["key"]: r["value"] for r in by.get("merge", [])},
+        frozenset(r["key"] for r in by.get("short-label", [])),
+        {r["key"]: r["note"] for r in by.get("dropped-label", [])},
+    )
+
+
+def read_pwc(path: Path = PWC_PATH) -> list[dict[str, object]]:
+    return [
+        {
+            "url": r["url"],
+            "name": r["name"],
+            "full_name": r["full_name"],
+            "collections": [{"collection": c} for c in labels_of(r["collections"])],
+            "num_papers": int(r["num_papers"] or 0),
+        }
+        for r in read_table(path)
+    ]
+
+
+CURATED = read_curated()
+RULES = read_rules()
 
 HEAD_NOUNS = frozenset(
     {
@@ -293,10 +389,10 @@ def short(label: str) -> bool:
 
 def allowed(label: str) -> bool:
     k = key(label)
-    if not k or k in cur.DROPPED_LABELS:
+    if not k or k in RULES.dropped_labels:
         return False
     return not (
-        short(label) and k not in cur.SHORT_LABEL_ALLOW and k.rstrip("s") not in cur.SHORT_LABEL_ALLOW
+        short(label) and k not in RULES.short_label_allow and k.rstrip("s") not in RULES.short_label_allow
     )
 
 
@@ -368,15 +464,18 @@ def pwc_rule(table: dict[str, object], url_slug: str, name_slug: str) -> object 
 
 def build() -> Taxonomy:
     tax = Taxonomy()
-    for t in cur.TOP_CONCEPTS:
-        tax.add(Node(t.slug, norm(t.pref), definition=t.definition, top=True), list(t.alts), strict=True)
-    for cpt in cur.CONCEPTS:
-        node = Node(cpt.slug, norm(cpt.pref), broader=set(cpt.broader), definition=cpt.definition)
+    for cpt in CURATED:
+        node = Node(
+            cpt.slug,
+            norm(cpt.pref),
+            broader=set(cpt.broader),
+            definition=cpt.definition or None,
+            scope_note=cpt.scope_note or None,
+            top="top" in cpt.flags,
+        )
         tax.add(node, list(cpt.alts), strict=True)
 
-    if not PWC_PATH.exists():
-        raise SystemExit(f"Papers with Code snapshot not found at {PWC_PATH}")
-    methods = json.loads(PWC_PATH.read_text(encoding="utf-8"))
+    methods = read_pwc()
     methods.sort(key=lambda m: (-int(m.get("num_papers") or 0), m["name"]))
     pending: list[tuple[Node, list[str], list[str]]] = []
     for m in methods:
@@ -389,7 +488,7 @@ def build() -> Taxonomy:
         name_slug = slugify(name)
         names = [name] if key(full) == key(name) else [full, name]
 
-        target = pwc_rule(cur.PWC_MERGE, url_slug, name_slug)
+        target = pwc_rule(RULES.merge, url_slug, name_slug)
         if target is None and name_slug in tax.nodes and tax.nodes[name_slug].curated:
             target = name_slug
         if target is None:
@@ -401,15 +500,15 @@ def build() -> Taxonomy:
             node.sources.add(url)
             tax.add_labels(node, names, strict_base=False)
             continue
-        if url_slug in cur.PWC_SKIP or name_slug in cur.PWC_SKIP:
+        if url_slug in RULES.skip or name_slug in RULES.skip:
             continue
-        if int(m.get("num_papers") or 0) < cur.PWC_MIN_PAPERS:
+        if int(m.get("num_papers") or 0) < RULES.min_papers:
             continue
-        override = pwc_rule(cur.PWC_BROADER_OVERRIDE, url_slug, name_slug)
+        override = pwc_rule(RULES.broader_override, url_slug, name_slug)
         collection_broader = [
-            cur.PWC_COLLECTION_BROADER[col["collection"]]
+            RULES.collection_broader[col["collection"]]
             for col in m.get("collections") or []
-            if col.get("collection") in cur.PWC_COLLECTION_BROADER
+            if col.get("collection") in RULES.collection_broader
         ]
         if not override and not collection_broader:
             continue
@@ -437,15 +536,12 @@ def build() -> Taxonomy:
             chosen = [b for b in broader if b in tax.nodes] or ["neural-network-component"]
         node.broader = set(chosen)
 
-    for a, b in cur.RELATED:
-        if a not in tax.nodes or b not in tax.nodes:
-            raise SystemExit(f"skos:related between unknown concepts {a} / {b}")
-        tax.nodes[a].related.add(b)
-        tax.nodes[b].related.add(a)
-    for slug, note in cur.SCOPE_NOTES.items():
-        if slug not in tax.nodes:
-            raise SystemExit(f"scope note for unknown concept {slug}")
-        tax.nodes[slug].scope_note = note
+    for cpt in CURATED:
+        for b in cpt.related:
+            if b not in tax.nodes:
+                raise SystemExit(f"skos:related between unknown concepts {cpt.slug} / {b}")
+            tax.nodes[cpt.slug].related.add(b)
+            tax.nodes[b].related.add(cpt.slug)
     return tax
 
 
@@ -499,8 +595,8 @@ def render(tax: Taxonomy) -> str:
     tops = sorted(n.slug for n in tax.nodes.values() if n.top)
     out = [
         "# Machine-learning method taxonomy (SKOS).",
-        "# GENERATED by ontology/make_methods.py from ontology/methods_curated.py and the Papers with Code",
-        "# methods snapshot; do not edit by hand.  Names of concepts with a paperswithcode dcterms:source",
+        "# GENERATED by ontology/make_methods.py from ontology/methods-curated.tsv, methods-rules.tsv and",
+        "# methods-pwc.tsv; do not edit by hand.  Names of concepts with a paperswithcode dcterms:source",
         "# come from Papers with Code (CC BY-SA 4.0); all definitions were written for this project.",
         "",
         "@prefix dcterms: <http://purl.org/dc/terms/> .",
