@@ -1,0 +1,117 @@
+"""Machine-learning method mentions and the methods a paper introduces.
+
+Known methods come from the SKOS method taxonomy (``ontology/methods.ttl``):
+every ``skos:prefLabel``/``skos:altLabel`` (plus hyphen/space and plural
+variants) goes into a spaCy ``PhraseMatcher`` over lower-cased tokens;
+abbreviation-like labels (``LoRA``, ``SSM``, ``S4``) match case-sensitively,
+and a few ``Matcher`` rules cover what a phrase list cannot (``masked
+diffusion``, ``diffusion-based``, ``state-space layers``).  Only the tokenizer
+runs (``nlp.make_doc``); the longest match wins on overlaps.
+
+Ambiguity rules (each has a test):
+
+* ``diffusion`` alone is a physical or social process; it counts as a
+  diffusion model only next to a generative cue (``diffusion model``,
+  ``-based``, ``policy``, ``language model``; ``denoising``, ``masked``,
+  ``discrete``, ``latent``, ``video`` ... ``diffusion``), and never after
+  a process word (``information``, ``heat``, ``anomalous`` ...) or before
+  ``equation``, ``MRI``, ``coefficient`` ...
+* a short all-capitals label (``SSM``, ``S4``, ``WD``) counts only where the
+  text defines it as that concept ("state-space models (SSMs)"), or names the
+  concept's family in words elsewhere, or -- for state-space models -- talks
+  about sequence modelling (sequence, recurrent, Mamba, selective ...).  A
+  definition as anything else ("structural similarity measure (SSM)") vetoes it.
+
+Abbreviations defined on the page (Schwartz & Hearst: a long form followed by
+its short form in parentheses, the short form's letters found in order in the
+long form, the first at a word start) are used: when the long form is a known
+label, later uses of the short form are mentions of that concept.
+
+>>> slugify("Gated-SwinRMT")
+'gated-swinrmt'
+>>> [(a.short, a.long) for a in find_abbreviations("We use Low-Rank Adaptation (LoRA) here.")]
+[('LoRA', 'Low-Rank Adaptation')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from kg.errors import IssueLog
+from kg.records import Location, Mention, Record
+
+from .forms import Abbreviation, find_abbreviations, mask, name_key, slugify
+from .introduced import IntroducedMethod, introduced_in
+from .matching import MethodMatch, MethodMatcher
+from .vocabulary import METHOD_BASE, SCHEME, Concept, load_taxonomy, taxonomy_path
+
+__all__ = [
+    "MAX_CHARS",
+    "METHOD_BASE",
+    "NAME",
+    "SCHEME",
+    "Abbreviation",
+    "Concept",
+    "IntroducedMethod",
+    "MethodMatch",
+    "MethodMatcher",
+    "default_matcher",
+    "extract",
+    "find_abbreviations",
+    "load_taxonomy",
+    "name_key",
+    "slugify",
+    "taxonomy_path",
+    "warm",
+]
+
+NAME = "methods"
+
+MAX_CHARS = 200_000
+"""Longer fields are cut to this many characters (with a warning): bounded work per abstract."""
+
+# --------------------------------------------------------------------------- extractor
+
+
+@lru_cache(maxsize=4)
+def default_matcher(taxonomy: Path | None = None) -> MethodMatcher:
+    """The matcher built from ``taxonomy`` (default: the repository's), built once per path."""
+    return MethodMatcher(taxonomy)
+
+
+def warm() -> None:
+    """Build the default matcher now (before worker processes fork, so they share it)."""
+    default_matcher()
+
+
+def extract(record: Record, log: IssueLog) -> Iterator[Mention]:
+    """Method mentions and introduced methods in the record's title and abstract."""
+    matcher = default_matcher()
+    for field_name, span in (("title", record.title), ("abstract", record.abstract)):
+        if span is None or not span.text:
+            continue
+        yield from _extract_field(matcher, field_name, span.text, span.at, log)
+
+
+def _extract_field(
+    matcher: MethodMatcher, field_name: str, text: str, at: Location, log: IssueLog
+) -> Iterator[Mention]:
+    if len(text) > MAX_CHARS:
+        log.warn(
+            at,
+            "abstract-too-long",
+            f"{field_name} has {len(text)} characters; methods are looked for in the first {MAX_CHARS} "
+            f"(expected at most {MAX_CHARS})",
+        )
+        text = text[:MAX_CHARS]
+    masked = mask(text)
+    doc = matcher.nlp.make_doc(masked)
+    abbreviations = find_abbreviations(masked)
+    matches = matcher.search(text, doc, masked, abbreviations)
+    for m in matches:
+        yield Mention("method", m.slug, m.text, at, NAME, position=m.start)
+    for new in introduced_in(matcher, text, masked, abbreviations, matches):
+        kind = "introduced-resource" if new.resource_type else "introduced-method"
+        yield Mention(kind, new.key, new.text, at, NAME, position=new.start, detail=new.detail())

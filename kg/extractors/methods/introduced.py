@@ -1,0 +1,407 @@
+"""Introduced names: the methods, datasets and benchmarks a paper says it proposes."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from .forms import PAREN, WORD, Abbreviation, find_abbreviations, folded, mask, slugify
+
+if TYPE_CHECKING:
+    from .matching import MethodMatch, MethodMatcher
+
+
+@dataclass(frozen=True, slots=True)
+class IntroducedMethod:
+    """A method (or resource) the text introduces; ``key`` is the slug of its name."""
+
+    key: str
+    text: str
+    start: int
+    full: str = ""
+    short: str = ""
+    related: tuple[str, ...] = ()
+    broader: str = ""
+    resource_type: str = ""
+    """``benchmark``, ``dataset`` or ``library`` when the text introduces a resource, else empty."""
+
+    def detail(self) -> tuple[tuple[str, str], ...]:
+        """The mention ``detail`` pairs, sorted."""
+        pairs = [("full", self.full), ("short", self.short), ("related", ";".join(self.related))]
+        if self.broader:
+            pairs.append(("broader", self.broader))
+        if self.resource_type:
+            pairs.append(("type", self.resource_type))
+        return tuple(sorted(pairs))
+
+
+def find_introduced(matcher: MethodMatcher, text: str) -> list[IntroducedMethod]:
+    """Methods (and benchmarks, datasets, libraries) that ``text`` introduces, in text order."""
+    masked = mask(text)
+    doc = matcher.nlp.make_doc(masked)
+    abbreviations = find_abbreviations(masked)
+    matches = matcher.search(text, doc, masked, abbreviations)
+    return introduced_in(matcher, text, masked, abbreviations, matches)
+
+
+def introduced_in(
+    matcher: MethodMatcher,
+    text: str,
+    masked: str,
+    abbreviations: list[Abbreviation],
+    matches: list[MethodMatch],
+) -> list[IntroducedMethod]:
+    found: dict[str, IntroducedMethod] = {}
+    low = folded(masked)
+    # Only a cue word (``_CUE``, give or take punctuation) can start a name, and they are found in
+    # the whole text at once: words end at spaces and parentheses, and sentences before a space or
+    # after a line break, so each lies within one sentence.  Sentences cut at MAX_SENTENCE may cut
+    # a word in two: then each piece is searched for ``_CUE_SEARCH`` and all its words are tried.
+    cues = _cue_words(low)
+    if not cues and len(masked) < MAX_SENTENCE:
+        return []
+    sentences = list(_sentences(masked))
+    cut = any(end - start >= MAX_SENTENCE for start, end in sentences)
+    if not cut:  # only the sentences with a cue word
+        sentence_starts = [start for start, _end in sentences]
+        sentences = [sentences[k] for k in sorted({bisect_right(sentence_starts, p) - 1 for p in cues})]
+    starts = [m.start for m in matches]
+    for sent_start, sent_end in sentences:
+        sentence = masked[sent_start:sent_end]
+        here = cues[bisect_left(cues, sent_start) : bisect_left(cues, sent_end)]
+        if not (here or (cut and _CUE_SEARCH_FOLDED.search(low, sent_start, sent_end))):
+            continue
+        words = [(m.start() + sent_start, m.end() + sent_start) for m in WORD.finditer(sentence)]
+        candidates = None
+        if not cut:
+            word_starts = [w[0] for w in words]
+            candidates = sorted({bisect_right(word_starts, p) - 1 for p in here})
+        local = {a.long_start: a for a in abbreviations if sent_start <= a.long_start < sent_end}
+        in_sentence = matches[bisect_left(starts, sent_start) : bisect_left(starts, sent_end)]
+        for name in _names_in_sentence(masked, words, local, candidates):
+            method = _describe(matcher, text, masked, name, (sent_start, sent_end), in_sentence)
+            if method is not None and method.key not in found:
+                found[method.key] = method
+    return sorted(found.values(), key=lambda m: (m.start, m.key))
+
+
+def _describe(
+    matcher: MethodMatcher,
+    text: str,
+    masked: str,
+    name: _Name,
+    sentence: tuple[int, int],
+    matches: list[MethodMatch],
+) -> IntroducedMethod | None:
+    short = name.short.strip()
+    full = name.full.strip()
+    shown = short or full
+    key = slugify(shown)
+    if not key or len(shown) > 80:
+        return None
+    sent_start, sent_end = sentence
+    related: set[str] = set()
+    for part in (short, full):
+        for m in matcher.find_cached(part) if part else ():
+            related.add(m.slug)
+        for i in range(len(part) - 2):  # the _inner_forms that occur in part
+            for form, slug in matcher.inner_by_head.get(part[i : i + 3], ()):
+                if part.startswith(form, i):
+                    related.add(slug)
+    for m in matches:
+        if sent_start <= m.start and m.end <= sent_end:
+            related.add(m.slug)
+    broader = _broader(matcher, masked, full, name, sentence, matches)
+    if broader:
+        related.add(broader)
+    tail = masked[name.end : min(sent_end, name.end + 120)].lower()
+    resource = _resource_type(shown, tail)
+    if not short and " " not in full:
+        short, full = full, ""  # one word (STEPQuant) is a short name
+    return IntroducedMethod(
+        key=key,
+        text=text[name.start : name.start + len(shown)] if masked[name.start :].startswith(shown) else shown,
+        start=name.start,
+        full=full,
+        short=short,
+        related=tuple(sorted(related)),
+        broader=broader,
+        resource_type=resource,
+    )
+
+
+def _broader(
+    matcher: MethodMatcher,
+    masked: str,
+    full: str,
+    name: _Name,
+    sentence: tuple[int, int],
+    matches: list[MethodMatch],
+) -> str:
+    """The concept the text says the new method is a kind of, or ""."""
+    sent_start, sent_end = sentence
+    # "Cautious Weight Decay", "Sequential regularized LoRA": the long form's head is a known method
+    if full:
+        head = [m for m in matcher.find_cached(full) if m.end == len(full.rstrip())]
+        if head:
+            return head[-1].slug
+    window_end = min(sent_end, name.end + 160)
+    for m in matches:
+        if not (sent_start <= m.start and m.end <= sent_end):
+            continue
+        before = masked[max(sent_start, m.start - 40) : m.start].lower()
+        after = masked[m.end : m.end + 12].lower()
+        if m.start >= name.end and m.start < window_end and _KIND_OF.search(before):
+            return m.slug
+        if _BASED.match(after) and name.end <= m.start < window_end:
+            return m.slug
+        if _VARIANT.match(after) and name.end <= m.start < window_end:
+            return m.slug
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Name:
+    """A candidate new name: where it starts and ends in the text, short and full forms."""
+
+    start: int
+    end: int
+    short: str
+    full: str
+
+
+# a sentence ends after a full stop before a capital, or at a blank line
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s+[A-Z\\(\[`\"'])")
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_CUE = re.compile(
+    r"^(?:propos(?:e|es|ing)|introduc(?:e|es|ing)|present(?:s|ing)?|develop(?:s|ing)?|design(?:s|ing)?"
+    r"|release|releases|call|calls|called|named|dubbed|termed|coined|name|term|dub|namely)$",
+    re.IGNORECASE,
+)
+_CUE_SEARCH = re.compile(
+    r"propos|introduc|present|develop|design|release|call|name|dub|term|coin", re.IGNORECASE
+)
+_NAMING = re.compile(r"^(?:call|calls|called|named|dubbed|termed|coined|name|dub|namely)$", re.IGNORECASE)
+# the same, case-sensitive, for folded text (see ``folded``)
+_CUE_SEARCH_FOLDED = re.compile(_CUE_SEARCH.pattern)
+_CUE_FOLDED = re.compile(_CUE.pattern)
+_NAMING_FOLDED = re.compile(_NAMING.pattern)
+_KIND_OF = re.compile(
+    r"\b(variant|extension|generali[sz]ation|instance|form|kind|type|version|modification)s? of"
+    r"( the| a| an| standard| classical| vanilla)?\s*$"
+)
+_BASED = re.compile(r"\s*[-–]?\s*based\b")
+_VARIANT = re.compile(r"\s*variant\b")
+# the proposer must be the paper itself ("we", "this paper"), not earlier work
+_OWN = {"we", "paper", "work", "report", "article", "study", "here", "our", "herein", "letter", "thesis"}
+_OTHERS = {"existing", "prior", "previous", "recent", "earlier", "other", "related", "they", "authors"}
+_LF_STOP = {"to", "that", "which", "for", "by", "with", "using", "where", "whose", "on", "in", "from", "as"}
+_SKIP = {
+    "a", "an", "the", "our", "novel", "new", "simple", "here", "herein", "what", "we", "it",
+    "this", "that", "as", "method", "approach", "framework", "model", "algorithm", "technique",
+}  # fmt: skip
+_NOT_NAMES = {
+    "a", "an", "the", "this", "that", "these", "novel", "new", "we", "our", "it", "its", "in", "on", "and",
+    "or", "to", "of", "for", "with", "by", "from", "here", "such", "both", "two", "three", "each", "first",
+    "i", "ii", "iii", "iv", "ai", "llm", "llms", "gpu", "gpus", "api", "sota",
+}  # fmt: skip
+STRIP = ",.;:!?\"'`“”‘’{}[]*$~"
+
+
+def _cue_words(low: str) -> list[int]:
+    """Where the words that ``_CUE`` matches (punctuation aside) start, given the folded text.
+
+    Each starts with a ``_CUE_SEARCH`` stem, and the search finds it: stems are letters and do not
+    reach across words.
+    """
+    found = []
+    for m in _CUE_SEARCH_FOLDED.finditer(low):
+        i = m.start()
+        if i and low[i - 1].isalnum():
+            continue  # inside a word ("typically"): the common case, decided at once
+        if _word_starts_at(low, i):
+            end = WORD.match(low, i)
+            if end is not None and _CUE_FOLDED.match(low[i : end.end()].rstrip(STRIP)):
+                found.append(i)
+    return found
+
+
+def _word_starts_at(text: str, i: int) -> bool:
+    """Whether only ``STRIP`` characters come before ``i`` in its word (``WORD``)."""
+    while i > 0 and text[i - 1] in STRIP:
+        i -= 1
+    return i == 0 or text[i - 1].isspace() or text[i - 1] in "()"
+
+
+MAX_SENTENCE = 1500
+"""Longer "sentences" (no full stop in sight) are looked at in pieces: bounded work per name."""
+
+
+def _sentences(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    # searched apart, each with a fast first character, rather than as one alternation (the
+    # two cannot overlap: punctuation versus line breaks)
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(text)]
+    if "\n" in text:
+        ends = sorted([*ends, *(m.end() for m in _PARAGRAPH.finditer(text))])
+    for end in [*ends, len(text)]:
+        while end - start > MAX_SENTENCE:
+            yield start, start + MAX_SENTENCE
+            start += MAX_SENTENCE
+        if end > start:
+            yield start, end
+        start = end
+
+
+def clean(word: str) -> str:
+    return word.strip(STRIP)
+
+
+@lru_cache(maxsize=65536)
+def _looks_like_name(word: str) -> bool:
+    """CamelCase, capitals, digits or hyphenated capitals: STEPQuant, FK-PINNs, S7, TIDES, Li_2."""
+    w = clean(word)
+    if len(w) < 2 or len(w) > 40 or w.lower() in _NOT_NAMES or (not w[0].isalnum() and w[0] not in "Φ"):
+        return False
+    if not any(c.isalpha() for c in w):
+        return False
+    inner_caps = any(c.isupper() for c in w[1:])
+    digit = any(c.isdigit() for c in w) and w[0].isalpha()
+    return inner_caps or digit or ("_" in w and w[0].isupper())
+
+
+@lru_cache(maxsize=65536)
+def _title_word(word: str) -> bool:
+    w = clean(word)
+    return len(w) >= 2 and w[0].isupper() and w.lower() not in _NOT_NAMES and any(c.isalpha() for c in w)
+
+
+def _names_in_sentence(
+    masked: str,
+    words: list[tuple[int, int]],
+    by_long_start: dict[int, Abbreviation],
+    candidates: list[int] | None = None,
+) -> Iterator[_Name]:
+    """Names introduced in a sentence; ``candidates``: the only words that may be cue words."""
+    texts = [masked[s:e] for s, e in words]
+    n = len(words)
+    for i in range(n) if candidates is None else candidates:
+        w = texts[i]
+        bare = clean(w)
+        word = folded(bare)
+        if not _CUE_FOLDED.match(word):
+            continue
+        naming = bool(_NAMING_FOLDED.match(word)) and bare.lower() != "namely"
+        before = {clean(t).lower() for t in texts[max(0, i - 6) : i]}
+        if not naming and (not before & _OWN or before & _OTHERS):
+            continue
+        j = i + 1
+        while j < n and clean(texts[j]).lower() in _SKIP and not texts[j - 1].endswith((",", ";", ":", ".")):
+            j += 1
+        if j >= n or w.endswith((".", ";")):
+            continue
+        # (1) "Long Form (SF)" starting within a few words: SF is the name
+        ab = None
+        for k in range(j, min(n, j + 10)):
+            if k > j and (
+                texts[k - 1].endswith((",", ";", ":", ".")) or clean(texts[k - 1]).lower() in _LF_STOP
+            ):
+                break
+            ab = by_long_start.get(words[k][0])
+            if ab is None:
+                # the long form may start inside this word ("Physics-informed ROM (Φ-ROM)")
+                hits = [a for a in by_long_start.values() if words[k][0] <= a.long_start < words[k][1]]
+                ab = hits[0] if hits else None
+            if ab is not None and (k <= j + 2 or _looks_like_name(ab.short)):
+                yield _Name(ab.start, ab.start + len(ab.short), ab.short, ab.long)
+                break
+            ab = None
+            # "Retain-Resample-Release sampling (R3)": a name-like word in parentheses
+            close = masked.find(")", words[k][1], words[k][1] + 3)
+            if (
+                k > j
+                and masked[words[k][0] - 1 : words[k][0]] == "("
+                and close >= 0
+                and _looks_like_name(texts[k])
+            ):
+                full = masked[words[j][0] : words[k][0] - 1].strip().strip(STRIP)
+                if full and "," not in full:
+                    yield _Name(words[k][0], words[k][1], clean(texts[k]), full)
+                    ab = Abbreviation(clean(texts[k]), full, words[k][0], words[j][0])
+                    break
+        if ab is not None:
+            continue
+        # (2) "SF (Long Form)" or a run of name-like words after the verb
+        run: list[int] = []
+        for k in range(j, min(n, j + 7)):
+            t = texts[k]
+            if run and masked[words[k][0] - 1 : words[k][0]] == "(":
+                break  # "HyperP (Hypersphere Parameterization)": the name ends at the parenthesis
+            if _looks_like_name(t) or _title_word(t) or (run and clean(t).lower() in {"of", "and", "for"}):
+                run.append(k)
+                if t.endswith((",", ";", ":", ".")) or clean(t) != t.rstrip(STRIP):
+                    break
+            else:
+                break
+        while run and clean(texts[run[-1]]).lower() in {"of", "and", "for"}:
+            run.pop()
+        if not run:
+            continue
+        first, last = run[0], run[-1]
+        start = words[first][0] + (len(texts[first]) - len(texts[first].lstrip(STRIP)))
+        raw = masked[start : words[last][1]]
+        name = raw.rstrip(STRIP)
+        any_namey = any(_looks_like_name(texts[k]) for k in run)
+        after = texts[last + 1] if last + 1 < n else ""
+        appositive = raw.endswith((",", ":")) or texts[last].endswith(("\u201d", '"'))
+        paren = masked[words[last][1] : words[last][1] + 2].lstrip().startswith("(") or after.startswith("(")
+        if not (any_namey or naming or appositive or paren):
+            continue
+        if not any_namey and len(run) == 1 and not (naming or appositive):
+            continue
+        if not any_namey and not naming and not appositive and clean(after).lower() not in {"which", "that"}:
+            continue
+        full = ""
+        if paren and len(run) == 1:
+            m = PAREN.match(masked, masked.index("(", words[last][1] - 1))
+            if m and len(m.group(1).split()) >= 2 and m.group(1)[0].isupper():
+                full = m.group(1).strip()
+        yield _Name(start, start + len(name), name if full else "", full or name)
+
+
+_RESOURCE_WORDS = (
+    ("benchmark", "benchmark"),
+    ("suite", "benchmark"),
+    ("leaderboard", "benchmark"),
+    ("dataset", "dataset"),
+    ("data set", "dataset"),
+    ("corpus", "dataset"),
+    ("library", "library"),
+    ("toolkit", "library"),
+    ("toolbox", "library"),
+    ("package", "library"),
+    ("metric", "metric"),
+    ("measure", "metric"),
+)
+
+
+_BENCH = re.compile(r"bench$", re.IGNORECASE)
+_DEFINITION = re.compile(r"^[\s,:()]*(?:\w+\)\s*,?\s*)?(?:is\s+)?(?:a|an|the)\b")
+_RESOURCE_PATTERNS = tuple((re.compile(rf"\b{word}"), kind) for word, kind in _RESOURCE_WORDS)
+
+
+def _resource_type(name: str, tail: str) -> str:
+    """``benchmark``/``dataset``/``library`` when the definition right after the name says so."""
+    if _BENCH.search(name):
+        return "benchmark"
+    head = " ".join(tail.split()[:9])
+    if not _DEFINITION.match(head):
+        return ""
+    for pattern, kind in _RESOURCE_PATTERNS:
+        if pattern.search(head):
+            return kind
+    return ""
