@@ -99,6 +99,8 @@ KG = ClosedNamespace(
         "countsByYear",
         "year",
         "papers",
+        "generic",
+        "modelFamily",
     ],
 )
 

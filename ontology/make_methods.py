@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CURATED_PATH = HERE / "methods-curated.tsv"
+CURATED_PATHS = (HERE / "methods-curated.tsv", HERE / "methods-models.tsv")
 PWC_PATH = HERE / "methods-pwc.tsv"
 RULES_PATH = HERE / "methods-rules.tsv"
 OUT_PATH = HERE / "methods.ttl"
@@ -70,6 +70,7 @@ class Concept(NamedTuple):
     related: tuple[str, ...]
     definition: str
     scope_note: str
+    context_labels: tuple[str, ...]
 
 
 class Rules(NamedTuple):
@@ -80,9 +81,11 @@ class Rules(NamedTuple):
     merge: dict[str, str]
     short_label_allow: frozenset[str]
     dropped_labels: dict[str, str]
+    known_acronyms: frozenset[str]
+    model_families: frozenset[str]
 
 
-def read_curated(path: Path = CURATED_PATH) -> list[Concept]:
+def read_curated(paths: tuple[Path, ...] = CURATED_PATHS) -> list[Concept]:
     return [
         Concept(
             r["slug"],
@@ -93,7 +96,9 @@ def read_curated(path: Path = CURATED_PATH) -> list[Concept]:
             tuple(r["related"].split()),
             r["definition"],
             r["scope_note"],
+            labels_of(r.get("context_labels", "")),
         )
+        for path in paths
         for r in read_table(path)
     ]
 
@@ -104,7 +109,7 @@ def read_rules(path: Path = RULES_PATH) -> Rules:
     for r in rows:
         by.setdefault(r["rule"], []).append(r)
     known = {"min-papers", "collection-broader", "broader-override", "skip", "merge", "short-label",
-             "dropped-label"}  # fmt: skip
+             "dropped-label", "known-acronym", "model-family"}  # fmt: skip
     if set(by) - known:
         raise SystemExit(f"{path.name}: unknown rules {sorted(set(by) - known)}")
     return Rules(
@@ -115,6 +120,8 @@ def read_rules(path: Path = RULES_PATH) -> Rules:
         {r["key"]: r["value"] for r in by.get("merge", [])},
         frozenset(r["key"] for r in by.get("short-label", [])),
         {r["key"]: r["note"] for r in by.get("dropped-label", [])},
+        frozenset(r["key"] for r in by.get("known-acronym", [])),
+        frozenset(r["key"] for r in by.get("model-family", [])),
     )
 
 
@@ -411,6 +418,9 @@ class Node:
     sources: set[str] = field(default_factory=set)
     top: bool = False
     curated: bool = True
+    hidden: list[str] = field(default_factory=list)
+    generic: bool = False
+    family: bool = False
 
 
 class Taxonomy:
@@ -418,8 +428,9 @@ class Taxonomy:
         self.nodes: dict[str, Node] = {}
         self.owner: dict[str, str] = {}  # label key -> slug
         self.dropped: list[tuple[str, str, str]] = []  # (slug, label, reason)
+        self.conflicts: list[str] = []  # a curated label claimed twice
 
-    def claim(self, node: Node, label: str, *, strict: bool) -> bool:
+    def claim(self, node: Node, label: str, *, strict: bool, hidden: bool = False) -> bool:
         label = norm(label)
         if not allowed(label):
             self.dropped.append((node.slug, label, "label policy"))
@@ -430,18 +441,22 @@ class Taxonomy:
             return False
         if holder is not None:
             if strict:
-                raise SystemExit(f"label {label!r} of {node.slug} already belongs to {holder}")
+                self.conflicts.append(f"label {label!r} of {node.slug} already belongs to {holder}")
             self.dropped.append((node.slug, label, f"held by {holder}"))
             return False
         self.owner[k] = node.slug
         if key(node.pref) != k:
-            node.alts.append(label)
+            # a short all-capitals label is ambiguous (SSM, WD, DM) unless it is a known acronym
+            if hidden or (ambiguous_caps(label) and label.rstrip("s") not in RULES.known_acronyms):
+                node.hidden.append(label)
+            else:
+                node.alts.append(label)
         return True
 
-    def add_labels(self, node: Node, labels: list[str], *, strict_base: bool) -> None:
+    def add_labels(self, node: Node, labels: list[str], *, strict_base: bool, hidden: bool = False) -> None:
         for base in labels:
             for i, variant in enumerate(expand(norm(base))):
-                self.claim(node, variant, strict=strict_base and i == 0)
+                self.claim(node, variant, strict=strict_base and i == 0, hidden=hidden)
 
     def add(self, node: Node, labels: list[str], *, strict: bool) -> None:
         if node.slug in self.nodes:
@@ -450,6 +465,11 @@ class Taxonomy:
             raise SystemExit(f"prefLabel {node.pref!r} of {node.slug} violates the label policy")
         self.nodes[node.slug] = node
         self.add_labels(node, [node.pref, *labels], strict_base=strict)
+
+
+def ambiguous_caps(label: str) -> bool:
+    """Short all-capitals labels (SSM, S4, WD) are ambiguous unless listed as known acronyms."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{1,3}s?", label))
 
 
 def is_acronym(name: str) -> bool:
@@ -472,8 +492,14 @@ def build() -> Taxonomy:
             definition=cpt.definition or None,
             scope_note=cpt.scope_note or None,
             top="top" in cpt.flags,
+            generic="generic" in cpt.flags,
+            family="family" in cpt.flags,
         )
+        unknown = cpt.flags - {"top", "generic", "family"}
+        if unknown:
+            raise SystemExit(f"{cpt.slug}: unknown flags {sorted(unknown)}")
         tax.add(node, list(cpt.alts), strict=True)
+        tax.add_labels(node, list(cpt.context_labels), strict_base=True, hidden=True)
 
     methods = read_pwc()
     methods.sort(key=lambda m: (-int(m.get("num_papers") or 0), m["name"]))
@@ -536,6 +562,10 @@ def build() -> Taxonomy:
             chosen = [b for b in broader if b in tax.nodes] or ["neural-network-component"]
         node.broader = set(chosen)
 
+    for slug in sorted(RULES.model_families):
+        if slug not in tax.nodes:
+            raise SystemExit(f"model-family rule for unknown concept {slug}")
+        tax.nodes[slug].family = True
     for cpt in CURATED:
         for b in cpt.related:
             if b not in tax.nodes:
@@ -551,7 +581,7 @@ def build() -> Taxonomy:
 def check(tax: Taxonomy) -> None:
     seen: dict[str, str] = {}
     for node in tax.nodes.values():
-        labels = [node.pref, *node.alts]
+        labels = [node.pref, *node.alts, *node.hidden]
         if len({key(x) for x in labels}) != len(labels):
             raise SystemExit(f"duplicate label inside {node.slug}: {labels}")
         for lab in labels:
@@ -600,6 +630,7 @@ def render(tax: Taxonomy) -> str:
         "# come from Papers with Code (CC BY-SA 4.0); all definitions were written for this project.",
         "",
         "@prefix dcterms: <http://purl.org/dc/terms/> .",
+        "@prefix kg: <https://w3id.org/kg/ns#> .",
         f"@prefix method: <{BASE}> .",
         "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
         "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .",
@@ -625,6 +656,9 @@ def render(tax: Taxonomy) -> str:
         if n.alts:
             alts = sorted(set(n.alts), key=lambda s: (s.casefold(), s))
             props.append("skos:altLabel " + ",\n        ".join(lit(a) for a in alts))
+        if n.hidden:
+            hidden = sorted(set(n.hidden), key=lambda s: (s.casefold(), s))
+            props.append("skos:hiddenLabel " + ",\n        ".join(lit(a) for a in hidden))
         if n.broader:
             props.append("skos:broader " + ", ".join(f"method:{b}" for b in sorted(n.broader)))
         if n.related:
@@ -635,6 +669,10 @@ def render(tax: Taxonomy) -> str:
             props.append(f"skos:scopeNote {lit(n.scope_note)}")
         if n.top:
             props.append("skos:topConceptOf method:scheme")
+        if n.generic:
+            props.append("kg:generic true")
+        if n.family:
+            props.append("kg:modelFamily true")
         if n.sources:
             props.append("dcterms:source " + ", ".join(f"<{s}>" for s in sorted(n.sources)))
         out.append(f"method:{slug} " + " ;\n    ".join(props) + " .")
@@ -644,6 +682,8 @@ def render(tax: Taxonomy) -> str:
 
 def main() -> None:
     tax = build()
+    if tax.conflicts:
+        raise SystemExit("\n".join(tax.conflicts))
     check(tax)
     text = render(tax)
     OUT_PATH.write_text(text, encoding="utf-8")

@@ -23,7 +23,6 @@ from .forms import (
     find_abbreviations,
     folded,
     is_acronym,
-    is_short_caps,
     mask,
     norm_label,
     plural,
@@ -91,23 +90,37 @@ class MethodMatcher:
             tokenizer.max_cache_size = TOKENIZER_CACHE
         self._found: dict[str, tuple[MethodMatch, ...]] = {}  # find() of introduced names
         self._label_to_slug: dict[str, str] = {}
-        self._short_caps: dict[str, str] = {}  # ambiguous short label -> slug
+        # the forms of hidden (ambiguous) labels, which count only in context: written forms of
+        # acronyms ("SSM"), lower-case forms of words ("early exit")
+        self._hidden_exact: dict[str, str] = {}
+        self._hidden_lower: dict[str, str] = {}
         lower_forms: dict[str, set[str]] = {}
         exact_forms: dict[str, set[str]] = {}
         for concept in self.concepts.values():
-            for label in concept.labels:
+            labelled = [(label, False) for label in concept.labels] + [
+                (label, True) for label in concept.hidden
+            ]
+            for label, hidden in labelled:
                 label = label.strip()
                 if not label:
                     continue
                 self._label_to_slug.setdefault(norm_label(label), concept.slug)
                 if is_acronym(label):
-                    forms = {label, plural(label) if not label[-1].isupper() else label + "s", label.upper()}
+                    forms = {label, plural(label) if not label[-1].isupper() else label + "s"}
+                    if label[0].isupper():  # not "vLLM" -> "VLLM" (a vision LLM)
+                        forms.add(label.upper())
                     exact_forms.setdefault(concept.slug, set()).update(forms)
-                    if is_short_caps(label):
-                        self._short_caps[label] = concept.slug
-                        self._short_caps[label + "s"] = concept.slug
+                    if hidden:
+                        self._hidden_exact.update(dict.fromkeys(forms, concept.slug))
                 else:
-                    lower_forms.setdefault(concept.slug, set()).update(variants(label))
+                    forms = variants(label)
+                    lower_forms.setdefault(concept.slug, set()).update(forms)
+                    if hidden:
+                        self._hidden_lower.update((norm_label(f), concept.slug) for f in forms)
+        self._visible_exact = {
+            slug: frozenset(f for f in forms if self._hidden_exact.get(f) != slug)
+            for slug, forms in exact_forms.items()
+        }
         for slug in sorted(lower_forms):
             self._lower.add(slug, [self.nlp.make_doc(f) for f in sorted(lower_forms[slug])])
         for slug in sorted(exact_forms):
@@ -282,7 +295,7 @@ class MethodMatcher:
                 singular = norm_label(ab.long)
                 slug = self._label_to_slug.get(singular[:-1], "") if singular.endswith("s") else ""
             meaning = slug
-            if not meaning and any(f in self._short_caps for f in (ab.short, ab.short + "s")):
+            if not meaning and any(f in self._hidden_exact for f in (ab.short, ab.short + "s")):
                 # "Cautious Weight Decay (CWD)": a new thing named after a known one; the short
                 # form is not that concept, but it is compatible with it (not "structural similarity")
                 inner = self.search(ab.long, self.nlp.make_doc(ab.long), ab.long, [])
@@ -323,11 +336,11 @@ class MethodMatcher:
             bare = one and span_text.lower() in {"diffusion", "diffusions"}
             if bare and (start, end) not in ruled and not self._bare_diffusion_ok(doc, start, end):
                 continue
-            short = one and span_text in self._short_caps
-            if short and not self._short_caps_ok(
-                span_text, slug, defined, mentioned_families, sequence_context
-            ):
-                continue
+            if self._is_hidden(span_text, slug):
+                if not self._in_context(span_text, slug, defined, mentioned_families, sequence_context):
+                    continue
+            elif span_text in defined and not self._compatible(defined[span_text], slug):
+                continue  # "Spatial Attention Module (SAM)": defined on the page as something else
             kept.append((start, end, slug))
         matches = []
         for start, end, slug in longest(kept):
@@ -339,18 +352,32 @@ class MethodMatcher:
         """A lone "diffusion" from a taxonomy label needs a generative cue on either side."""
         return prev_word(doc, start) in DIFFUSION_BEFORE or next_word(doc, end) in DIFFUSION_AFTER
 
+    def _is_hidden(self, span_text: str, slug: str) -> bool:
+        """Whether a match is a hidden (ambiguous) form of its concept's labels."""
+        if self._hidden_exact.get(span_text) == slug:
+            return True
+        return self._hidden_lower.get(norm_label(span_text)) == slug and span_text not in self._exact_of(slug)
+
+    def _exact_of(self, slug: str) -> frozenset[str]:
+        """The written (acronym) forms of a concept's visible labels."""
+        return self._visible_exact.get(slug, frozenset())
+
+    def _compatible(self, meaning: str, slug: str) -> bool:
+        """Whether a short form defined as ``meaning`` may be the concept ``slug``."""
+        return meaning != "" and self.ancestors(meaning) & self.ancestors(slug) != set()
+
     def _families_in_words(self, spans: list[TokenSpan], texts: list[str]) -> set[str]:
-        """Concepts (and their ancestors) named by a match that is not a short all-caps label."""
+        """Concepts (and their ancestors) named by a match that is not a hidden label."""
         named: set[str] = set()
-        for (start, end, slug), span_text in zip(spans, texts, strict=True):
-            if end - start == 1 and span_text in self._short_caps:
+        for (_start, _end, slug), span_text in zip(spans, texts, strict=True):
+            if self._is_hidden(span_text, slug):
                 continue
             if span_text.lower() in {"diffusion", "diffusions"}:
                 continue
             named |= self.ancestors(slug)
         return named
 
-    def _short_caps_ok(
+    def _in_context(
         self,
         form: str,
         slug: str,
@@ -358,8 +385,10 @@ class MethodMatcher:
         mentioned: set[str],
         sequence_context: Callable[[], bool],
     ) -> bool:
+        """Whether a hidden label counts here: the page defines it as this concept (or one of its
+        family), names its family in words, or -- for state-space models -- talks about sequences."""
         if form in defined:
-            return defined[form] != "" and self.ancestors(defined[form]) & self.ancestors(slug) != set()
+            return self._compatible(defined[form], slug)
         if self.ancestors(slug) & mentioned - {slug} or slug in mentioned:
             return True
         return STATE_SPACE in self.ancestors(slug) and sequence_context()
