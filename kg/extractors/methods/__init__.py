@@ -43,8 +43,9 @@ from kg.errors import IssueLog
 from kg.records import Location, Mention, Record
 
 from .forms import Abbreviation, find_abbreviations, mask, name_key, slugify
-from .introduced import IntroducedMethod, introduced_in
+from .introduced import IntroducedMethod, introduced_in, title_name
 from .matching import MethodMatch, MethodMatcher
+from .names import NamedMethod, coined_names, defined_names
 from .vocabulary import METHOD_BASE, SCHEME, Concept, load_taxonomy, taxonomy_path
 
 __all__ = [
@@ -89,14 +90,25 @@ def warm() -> None:
 def extract(record: Record, log: IssueLog) -> Iterator[Mention]:
     """Method mentions and introduced methods in the record's title and abstract."""
     matcher = default_matcher()
+    titled = record.title is not None and title_name(mask(record.title.text[:MAX_CHARS])) is not None
+    found: list[Mention] = []
     for field_name, span in (("title", record.title), ("abstract", record.abstract)):
         if span is None or not span.text:
             continue
-        yield from _extract_field(matcher, field_name, span.text, span.at, log)
+        found.extend(_extract_field(matcher, field_name, span.text, span.at, log, titled))
+    # a name the title gives and the abstract calls a dataset or benchmark is that resource
+    resources = {m.key for m in found if m.kind == "introduced-resource"}
+    introduced = {m.key for m in found if m.kind in ("introduced-method", "introduced-resource")}
+    for m in found:
+        if m.kind == "introduced-method" and m.key in resources:
+            continue
+        if m.kind == "named-method" and m.key in introduced:
+            continue  # the paper's own name, introduced (the title's) rather than mentioned
+        yield m
 
 
 def _extract_field(
-    matcher: MethodMatcher, field_name: str, text: str, at: Location, log: IssueLog
+    matcher: MethodMatcher, field_name: str, text: str, at: Location, log: IssueLog, titled: bool = False
 ) -> Iterator[Mention]:
     if len(text) > MAX_CHARS:
         log.warn(
@@ -110,8 +122,41 @@ def _extract_field(
     doc = matcher.nlp.make_doc(masked)
     abbreviations = find_abbreviations(masked)
     matches = matcher.search(text, doc, masked, abbreviations)
+    introduced = introduced_in(matcher, text, masked, abbreviations, matches, titled, field_name == "title")
+    own = {new.key for new in introduced}  # the paper's own names are introduced, not mentioned
     for m in matches:
-        yield Mention("method", m.slug, m.text, at, NAME, position=m.start)
-    for new in introduced_in(matcher, text, masked, abbreviations, matches):
+        if not m.name:
+            yield Mention("method", m.slug, m.text, at, NAME, position=m.start)
+    for named in named_methods(matcher, text, masked, abbreviations, matches):
+        if named.key not in own:
+            yield Mention(
+                "named-method", named.key, named.text, at, NAME, position=named.start, detail=named.detail()
+            )
+    for new in introduced:
         kind = "introduced-resource" if new.resource_type else "introduced-method"
         yield Mention(kind, new.key, new.text, at, NAME, position=new.start, detail=new.detail())
+
+
+def named_methods(
+    matcher: MethodMatcher,
+    text: str,
+    masked: str,
+    abbreviations: list[Abbreviation],
+    matches: list[MethodMatch],
+) -> list[NamedMethod]:
+    """The open-vocabulary method names of a text (see :mod:`.names`), one per key, in text order."""
+    found: dict[str, NamedMethod] = {}
+    for m in matches:
+        if m.name:
+            named = NamedMethod(name_key(m.name), m.name, m.text, m.start, m.end, (m.slug,))
+            found.setdefault(named.key, named)
+    known_spans = [(m.start, m.end) for m in matches]
+    slugs_in = lambda part: (k.slug for k in matcher.find_cached(part) if not k.name)  # noqa: E731
+    for named in defined_names(abbreviations, matcher.label_to_slug, slugs_in):
+        found.setdefault(named.key, named)
+    for named in coined_names(masked, known_spans):
+        if named.key not in found:
+            found[named.key] = NamedMethod(
+                named.key, named.label, text[named.start : named.end], named.start, named.end
+            )
+    return sorted(found.values(), key=lambda n: (n.start, n.key))

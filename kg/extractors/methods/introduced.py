@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .forms import PAREN, WORD, Abbreviation, find_abbreviations, folded, mask, slugify
+from .forms import PAREN, WORD, Abbreviation, find_abbreviations, folded, mask, norm_label, slugify
 
 if TYPE_CHECKING:
     from .matching import MethodMatch, MethodMatcher
@@ -54,7 +54,11 @@ def introduced_in(
     masked: str,
     abbreviations: list[Abbreviation],
     matches: list[MethodMatch],
+    title_named: bool = False,
+    is_title: bool = False,
 ) -> list[IntroducedMethod]:
+    """Methods (and resources) ``text`` introduces; ``title_named``: the paper's title gives a name
+    ("Name: ..."), ``is_title``: ``text`` is that title."""
     found: dict[str, IntroducedMethod] = {}
     low = folded(masked)
     # Only a cue word (``_CUE``, give or take punctuation) can start a name, and they are found in
@@ -62,7 +66,14 @@ def introduced_in(
     # after a line break, so each lies within one sentence.  Sentences cut at MAX_SENTENCE may cut
     # a word in two: then each piece is searched for ``_CUE_SEARCH`` and all its words are tried.
     cues = _cue_words(low)
-    if not cues and len(masked) < MAX_SENTENCE:
+    named_by_title = title_name(masked) if is_title else None
+    if (
+        not cues
+        and len(masked) < MAX_SENTENCE
+        and not abbreviations
+        and "our " not in low
+        and not named_by_title
+    ):
         return []
     sentences = list(_sentences(masked))
     cut = any(end - start >= MAX_SENTENCE for start, end in sentences)
@@ -86,7 +97,26 @@ def introduced_in(
             method = _describe(matcher, text, masked, name, (sent_start, sent_end), in_sentence)
             if method is not None and method.key not in found:
                 found[method.key] = method
+    extra = [named_by_title] if named_by_title else []
+    extra += our_method_names(masked)
+    extra += named_parts(masked, abbreviations, matcher.label_to_slug, bool(found or extra or title_named))
+    for name in extra:
+        bounds = _sentence_of(masked, name.start)
+        in_bounds = [m for m in matches if bounds[0] <= m.start < bounds[1]]
+        method = _describe(matcher, text, masked, name, bounds, in_bounds)
+        if method is not None and name is named_by_title:
+            method = replace(method, resource_type=title_resource(masked) or method.resource_type)
+        if method is not None and method.key not in found:
+            found[method.key] = method
     return sorted(found.values(), key=lambda m: (m.start, m.key))
+
+
+def _sentence_of(text: str, position: int) -> tuple[int, int]:
+    """The sentence (as :func:`_sentences` cuts them) that holds ``position``."""
+    for start, end in _sentences(text):
+        if start <= position < end:
+            return start, end
+    return 0, len(text)
 
 
 def _describe(
@@ -119,7 +149,8 @@ def _describe(
     if broader:
         related.add(broader)
     tail = masked[name.end : min(sent_end, name.end + 120)].lower()
-    resource = _resource_type(shown, tail)
+    lead = masked[max(sent_start, name.start - 80) : name.start].lower()
+    resource = _resource_type(shown, tail) or _resource_type_before(lead) or _resource_named(full)
     if not short and " " not in full:
         short, full = full, ""  # one word (STEPQuant) is a short name
     return IntroducedMethod(
@@ -179,11 +210,15 @@ _SENTENCE_STOP = re.compile(r"[.!?](?=\s+[A-Z\\(\[`\"'])")
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _CUE = re.compile(
     r"^(?:propos(?:e|es|ing)|introduc(?:e|es|ing)|present(?:s|ing)?|develop(?:s|ing)?|design(?:s|ing)?"
-    r"|release|releases|call|calls|called|named|dubbed|termed|coined|name|term|dub|namely)$",
+    r"|release|releases|call|calls|called|named|dubbed|termed|coined|name|term|dub|namely"
+    r"|construct(?:s|ing)?|collect(?:s|ing)?|curate(?:s)?|build(?:s)?|establish(?:es)?|contribute(?:s)?"
+    r"|create(?:s)?|train(?:s)?|instantiate(?:s)?)$",
     re.IGNORECASE,
 )
 _CUE_SEARCH = re.compile(
-    r"propos|introduc|present|develop|design|release|call|name|dub|term|coin", re.IGNORECASE
+    r"propos|introduc|present|develop|design|release|call|name|dub|term|coin|construct|collect|curate|build"
+    r"|establish|contribut|create|train|instantiat",
+    re.IGNORECASE,
 )
 _NAMING = re.compile(r"^(?:call|calls|called|named|dubbed|termed|coined|name|dub|namely)$", re.IGNORECASE)
 # the same, case-sensitive, for folded text (see ``folded``)
@@ -296,8 +331,9 @@ def _names_in_sentence(
         if not _CUE_FOLDED.match(word):
             continue
         naming = bool(_NAMING_FOLDED.match(word)) and bare.lower() != "namely"
-        before = {clean(t).lower() for t in texts[max(0, i - 6) : i]}
-        if not naming and (not before & _OWN or before & _OTHERS):
+        near = {clean(t).lower() for t in texts[max(0, i - 6) : i]}
+        subject = {clean(t).lower() for t in texts[:i]}
+        if not naming and (not subject & _OWN or near & _OTHERS):
             continue
         j = i + 1
         while j < n and clean(texts[j]).lower() in _SKIP and not texts[j - 1].endswith((",", ";", ":", ".")):
@@ -318,6 +354,11 @@ def _names_in_sentence(
                 ab = hits[0] if hits else None
             if ab is not None and (k <= j + 2 or _looks_like_name(ab.short)):
                 yield _Name(ab.start, ab.start + len(ab.short), ab.short, ab.long)
+                # "approaches, Single-stage ... CLIP (SLAC) and Two-stage ... CLIP (TLAC)": every later
+                # definition of a name in the proposing sentence is introduced too
+                for later in sorted(by_long_start.values(), key=lambda a: a.start):
+                    if later.start > ab.start and _title_case(later.long):
+                        yield _Name(later.start, later.start + len(later.short), later.short, later.long)
                 break
             ab = None
             # "Retain-Resample-Release sampling (R3)": a name-like word in parentheses
@@ -373,6 +414,166 @@ def _names_in_sentence(
         yield _Name(start, start + len(name), name if full else "", full or name)
 
 
+_SMALL_WORDS = frozenset(
+    {"of", "and", "for", "with", "the", "a", "an", "to", "in", "via", "on", "by", "from"}
+)
+
+
+def _title_case(phrase: str) -> bool:
+    """Whether every word of a phrase (small words aside) starts with a capital or a digit.
+
+    >>> _title_case("Entity-level Mask Refinement"), _title_case("multi-scale spiking fusion network")
+    (True, False)
+    """
+    words = [w for w in re.split(r"\s+", phrase.strip()) if w]
+    if len(words) < 2:
+        return False
+    return all(w[0].isupper() or w[0].isdigit() or w.lower() in _SMALL_WORDS for w in words)
+
+
+# the long form of a named part of a method ends in a word like these, not in a task or a measure
+_TASK_HEADS = frozenset(
+    {
+        "detection", "segmentation", "classification", "recognition", "localization", "localisation",
+        "answering", "estimation", "tracking", "retrieval", "understanding", "prediction", "forecasting",
+        "translation", "summarization", "captioning", "grounding", "reconstruction", "completion",
+        "registration", "inpainting", "generation", "synthesis", "navigation", "manipulation", "reasoning",
+        "task", "tasks", "problem", "benchmark", "dataset", "score", "metric", "rate", "ratio", "error",
+        "accuracy", "index", "coefficient", "distance", "divergence", "precision", "recall", "imaging",
+        "dynamics", "system", "systems", "process", "processing", "language", "intelligence", "vehicle",
+        "vehicles", "data", "challenge", "analysis", "modeling", "modelling", "learning", "model", "models",
+    }
+)  # fmt: skip
+# ... and a title-case long form names a part of the paper's method only when it ends in one of these
+_PART_HEADS = frozenset(
+    {
+        "module", "block", "layer", "network", "net", "mechanism", "loss", "strategy", "gate", "head", "encoder",
+        "decoder", "branch", "refinement", "fusion", "attention", "adapter", "generator", "discriminator",
+        "aggregation", "aggregator", "alignment", "distillation", "sampling", "sampler", "regularization",
+        "regularizer", "weighting", "embedding", "encoding", "tokenizer", "planner", "controller", "policy",
+        "optimizer", "optimization", "scheduler", "router", "memory", "prompt", "prompting", "tuning",
+        "transformer", "estimator", "predictor", "search", "filter", "pooling", "normalization", "augmentation",
+        "masking", "selection", "correction", "matching", "attack", "defense", "algorithm", "method",
+        "framework", "pipeline", "consistency", "constraint", "objective", "reward", "guidance", "decoding",
+        "injection", "enhancement", "extractor", "projection", "interaction", "integration", "propagation",
+        "editing", "unlearning", "compression", "quantization", "pruning", "merging", "routing", "caching",
+        "training", "learning", "model", "agent", "solver", "scheme", "operator", "representation",
+    }
+)  # fmt: skip
+# "X is proposed", "a ... network (MSF) is designed": the paper's own part, said in the passive
+_PASSIVE = re.compile(
+    r"^[^.;]{0,40}?\b(?:is|are)\s+(?:then\s+)?(?:proposed|introduced|designed|developed|presented)\b"
+)
+_OTHERS_NEAR = re.compile(
+    r"\b(?:existing|prior|previous|previously|earlier|conventional|traditional|popular|standard)\b"
+)
+
+
+def named_parts(
+    masked: str, abbreviations: list[Abbreviation], known: dict[str, str], title_named: bool
+) -> Iterator[_Name]:
+    """The named parts of the paper's own method: defined short forms whose long form is a
+    title-case name ("Perspective Fusion Module (PFM)") or that the text says were designed here
+    ("a multi-scale spiking fusion network (MSF) is designed").  ``title_named``: whether the paper
+    introduces something at all (a proposing sentence or a title name); otherwise only the passive
+    form counts."""
+    for ab in abbreviations:
+        long = ab.long.strip()
+        words = norm_label(long).split()
+        if not words or words[-1] in _TASK_HEADS or words[-1].rstrip("s") in _TASK_HEADS:
+            continue
+        if (
+            norm_label(long) in known
+            or norm_label(ab.short) in known
+            or norm_label(ab.short).rstrip("s") in known
+        ):
+            continue
+        before = masked[max(0, ab.long_start - 60) : ab.long_start].lower()
+        if _OTHERS_NEAR.search(before):
+            continue
+        after = masked[ab.start + len(ab.short) : ab.start + len(ab.short) + 60]
+        passive = _PASSIVE.match(after.lstrip(") ")) is not None
+        part = words[-1] in _PART_HEADS or words[-1].rstrip("s") in _PART_HEADS
+        if (passive or (title_named and _title_case(long) and part)) and words[-1] not in (
+            "learning",
+            "model",
+        ):
+            yield _Name(ab.start, ab.start + len(ab.short), ab.short, long)
+
+
+_OUR_METHOD = re.compile(
+    r"\b[Oo]ur\s+(?:proposed\s+|new\s+|final\s+)?(?:method|model|framework|approach|system|algorithm|pipeline"
+    r"|architecture|agent|policy|technique|solution),\s+(?P<name>[^\s,(]+(?:\s[A-Z][^\s,(]*){0,3})\s*[,(]"
+)
+
+
+def our_method_names(masked: str) -> Iterator[_Name]:
+    """Names given as "Our method, Odin, ..." or "Our framework, X (Long Form), ..."."""
+    for m in _OUR_METHOD.finditer(masked):
+        name = m.group("name").strip(STRIP)
+        if name and (_looks_like_name(name) or name[0].isupper()) and name.lower() not in _NOT_NAMES:
+            yield _Name(m.start("name"), m.start("name") + len(name), name, name)
+
+
+# a title "Name: what it does" introduces Name (unless it is a kind of paper or a question)
+_TITLE_NAME = re.compile(r"^\s*(?P<name>[^:?]{2,60}?)\s*:\s+(?P<rest>\S.*)$", re.DOTALL)
+_NOT_TITLE_NAMES = frozenset(
+    {
+        "position", "survey", "review", "tutorial", "preface", "editorial", "commentary", "erratum",
+        "introduction", "overview", "perspective", "perspectives", "report", "technical report", "keynote",
+        "case study", "a survey", "short paper", "extended abstract", "abstract", "appendix", "note",
+        "opinion", "poster", "demo", "invited talk", "challenges", "lessons learned",
+    }
+)  # fmt: skip
+_QUESTION_START = re.compile(
+    r"^(?:why|how|what|when|where|which|who|can|do|does|is|are|should|could|will)\b", re.I
+)
+
+
+def title_name(title: str) -> _Name | None:
+    """The name a title "Name: ..." gives, when it looks like a name.
+
+    >>> [n.short if n else None for n in map(title_name, ["Crab: A Unified Model", "Position: LLMs Lie",
+    ...     "Stabilize to Act: Learning to Coordinate", "YOLO-SPCI: Enhancing Detection", "Why X: Y"])]
+    ['Crab', None, None, 'YOLO-SPCI', None]
+    """
+    m = _TITLE_NAME.match(title)
+    if m is None:
+        return None
+    name = m.group("name").strip().strip(STRIP)
+    words = name.split()
+    if not words or len(words) > 4 or name.lower() in _NOT_TITLE_NAMES or _QUESTION_START.match(name):
+        return None
+    if len(words) > 1 and not any(_looks_like_name(w) for w in words):
+        return None  # "Stabilize to Act", "Object Discovery": a phrase, not a name
+    last = words[-1].lower().rsplit("-", 1)[-1]
+    if len(words) > 1 and (last in _TASK_HEADS or last.rstrip("s") in _TASK_HEADS):
+        return None  # "One-Shot Imitation Learning", "3D Human Interaction Generation": a field
+    if not (name[0].isupper() or name[0].isdigit() or _looks_like_name(words[0])):
+        return None
+    start = m.start("name") + (len(m.group("name")) - len(m.group("name").lstrip()))
+    return _Name(start, start + len(name), name, name)
+
+
+def title_resource(title: str) -> str:
+    """``benchmark``/``dataset`` when a title "Name: ..." says the name is one."""
+    m = _TITLE_NAME.match(title)
+    return (
+        _resource_type_before(m.group("rest").lower() + " ") or _title_rest_resource(m.group("rest"))
+        if m
+        else ""
+    )
+
+
+def _title_rest_resource(rest: str) -> str:
+    low = rest.lower()
+    for word, kind in (("benchmark", "benchmark"), ("evaluation suite", "benchmark"), ("dataset", "dataset"),
+                       ("corpus", "dataset"), ("testbed", "benchmark"), ("data set", "dataset")):  # fmt: skip
+        if re.search(rf"\b{word}", low):
+            return kind
+    return ""
+
+
 _RESOURCE_WORDS = (
     ("benchmark", "benchmark"),
     ("suite", "benchmark"),
@@ -380,6 +581,8 @@ _RESOURCE_WORDS = (
     ("dataset", "dataset"),
     ("data set", "dataset"),
     ("corpus", "dataset"),
+    ("collection", "dataset"),
+    ("testbed", "benchmark"),
     ("library", "library"),
     ("toolkit", "library"),
     ("toolbox", "library"),
@@ -392,6 +595,34 @@ _RESOURCE_WORDS = (
 _BENCH = re.compile(r"bench$", re.IGNORECASE)
 _DEFINITION = re.compile(r"^[\s,:()]*(?:\w+\)\s*,?\s*)?(?:is\s+)?(?:a|an|the)\b")
 _RESOURCE_PATTERNS = tuple((re.compile(rf"\b{word}"), kind) for word, kind in _RESOURCE_WORDS)
+
+
+# "the first DVS video anomaly detection benchmark, namely X", "a synthetic dataset X"
+_RESOURCE_BEFORE = re.compile(
+    r"\b(benchmark|suite|leaderboard|testbed|dataset|data set|corpus|collection)s?\s*[,:]?\s*(?:namely|called|named"
+    r"|dubbed|termed)?\s*[(\"“]?$"
+)
+_RESOURCE_KIND = {"suite": "benchmark", "leaderboard": "benchmark", "testbed": "benchmark", "data set": "dataset",
+                  "corpus": "dataset", "collection": "dataset"}  # fmt: skip
+
+
+def _resource_type_before(lead: str) -> str:
+    """``benchmark``/``dataset`` when the words right before the name say so."""
+    m = _RESOURCE_BEFORE.search(lead)
+    return _RESOURCE_KIND.get(m.group(1), m.group(1)) if m else ""
+
+
+def _resource_named(full: str) -> str:
+    """``benchmark``/``dataset`` when the long form itself is one ("Werewolf question-answering dataset")."""
+    words = full.lower().split()
+    if not words:
+        return ""
+    last = words[-1].rstrip("s")
+    if last in ("benchmark", "dataset", "suite", "corpu", "testbed", "leaderboard"):
+        return _RESOURCE_KIND.get(last, "dataset" if last == "corpu" else last)
+    if "dataset" in words or "benchmark" in words:
+        return "benchmark" if "benchmark" in words else "dataset"
+    return ""
 
 
 def _resource_type(name: str, tail: str) -> str:

@@ -29,6 +29,7 @@ from .forms import (
     variants,
 )
 from .introduced import IntroducedMethod, find_introduced
+from .names import family_pattern, versioned
 from .rules import (
     COORDINATED_HEADS,
     DIFFUSION,
@@ -54,12 +55,16 @@ TOKENIZER_CACHE = 200_000
 
 @dataclass(frozen=True, slots=True)
 class MethodMatch:
-    """A known method found in text: concept slug, text as written, character span."""
+    """A known method found in text: concept slug, text as written, character span.
+
+    ``name`` is set when the text names a version of a model family that no label holds
+    ("Qwen2.5-VL"): the match is that new name, related to the family ``slug``."""
 
     slug: str
     text: str
     start: int
     end: int
+    name: str = ""
 
 
 class MethodMatcher:
@@ -70,6 +75,7 @@ class MethodMatcher:
         if not path.exists():
             raise KgError(f"method taxonomy not found: {path}", code="missing-taxonomy")
         self.concepts = load_taxonomy(path)
+        self._tops = frozenset(c.slug for c in self.concepts.values() if not c.broader)
         self.nlp = spacy.blank("en")
         vocab = self.nlp.vocab
         self._lower = PhraseMatcher(vocab, attr="LOWER")
@@ -89,7 +95,7 @@ class MethodMatcher:
             tokenizer.rules = {k: v for k, v in (tokenizer.rules or {}).items() if not k.isspace()}
             tokenizer.max_cache_size = TOKENIZER_CACHE
         self._found: dict[str, tuple[MethodMatch, ...]] = {}  # find() of introduced names
-        self._label_to_slug: dict[str, str] = {}
+        self.label_to_slug: dict[str, str] = {}
         # the forms of hidden (ambiguous) labels, which count only in context: written forms of
         # acronyms ("SSM"), lower-case forms of words ("early exit")
         self._hidden_exact: dict[str, str] = {}
@@ -97,6 +103,8 @@ class MethodMatcher:
         lower_forms: dict[str, set[str]] = {}
         exact_forms: dict[str, set[str]] = {}
         for concept in self.concepts.values():
+            if concept.generic and concept.slug in self._tops:
+                continue  # a generic family ("learning paradigm") is structure, never matched from text
             labelled = [(label, False) for label in concept.labels] + [
                 (label, True) for label in concept.hidden
             ]
@@ -104,7 +112,7 @@ class MethodMatcher:
                 label = label.strip()
                 if not label:
                     continue
-                self._label_to_slug.setdefault(norm_label(label), concept.slug)
+                self.label_to_slug.setdefault(norm_label(label), concept.slug)
                 if is_acronym(label):
                     forms = {label, plural(label) if not label[-1].isupper() else label + "s"}
                     if label[0].isupper():  # not "vLLM" -> "VLLM" (a vision LLM)
@@ -126,6 +134,15 @@ class MethodMatcher:
         for slug in sorted(exact_forms):
             self._exact.add(slug, [self.nlp.make_doc(f) for f in sorted(exact_forms[slug])])
         self._add_rules()
+        # names of model families (kg:modelFamily) that versions follow: "Qwen" -> Qwen2.5-VL
+        self._families = {
+            label: c.slug
+            for c in self.concepts.values()
+            if c.family
+            for label in c.labels
+            if " " not in label and len(label) >= 2 and label[0].isalpha()
+        }
+        self._family_pattern = family_pattern(self._families)
         self._ancestors: dict[str, frozenset[str]] = {s: self._climb(s) for s in self.concepts}
         # case-sensitive labels that may sit inside a new name (SeqLoRA, PD-SSM, MambaMixer)
         self._inner_forms = tuple(
@@ -289,11 +306,11 @@ class MethodMatcher:
 
         defined: dict[str, str] = {}  # short form -> slug ("" when defined as something unknown)
         for ab in abbreviations:
-            slug = self._label_to_slug.get(norm_label(ab.long), "")
+            slug = self.label_to_slug.get(norm_label(ab.long), "")
             if not slug:
                 # "state-space models (SSMs)": the long form names the short form's concept
                 singular = norm_label(ab.long)
-                slug = self._label_to_slug.get(singular[:-1], "") if singular.endswith("s") else ""
+                slug = self.label_to_slug.get(singular[:-1], "") if singular.endswith("s") else ""
             meaning = slug
             if not meaning and any(f in self._hidden_exact for f in (ab.short, ab.short + "s")):
                 # "Cautious Weight Decay (CWD)": a new thing named after a known one; the short
@@ -346,7 +363,25 @@ class MethodMatcher:
         for start, end, slug in longest(kept):
             start_char, end_char = chars[start, end]
             matches.append(MethodMatch(slug, text[start_char:end_char], start_char, end_char))
+        if self._families:
+            matches = self._with_versions(text, masked, matches)
         return sorted(matches, key=lambda m: (m.start, m.end, m.slug))
+
+    def _with_versions(self, text: str, masked: str, matches: list[MethodMatch]) -> list[MethodMatch]:
+        """``matches`` with the versioned names of model families in place of what they cover."""
+        found = []
+        for v in versioned(masked, self._families, self._family_pattern):
+            slug = self.label_to_slug.get(norm_label(v.label), "")
+            written = text[v.start : v.end]
+            found.append(
+                MethodMatch(slug, written, v.start, v.end)
+                if slug
+                else MethodMatch(v.related[0], written, v.start, v.end, name=v.label)
+            )
+        if not found:
+            return matches
+        kept = [m for m in matches if not any(f.start <= m.start and m.end <= f.end for f in found)]
+        return kept + [f for f in found if not any(m.start <= f.start and f.end <= m.end for m in kept)]
 
     def _bare_diffusion_ok(self, doc: Doc, start: int, end: int) -> bool:
         """A lone "diffusion" from a taxonomy label needs a generative cue on either side."""

@@ -1,0 +1,372 @@
+"""Open-vocabulary names: methods the text clearly names that no list holds.
+
+Three shapes count, each linked to the known concepts it names:
+
+* a versioned name of a model family (``kg:modelFamily``): "Qwen2.5-VL-7B", "YOLOv8", "GPT-4o-mini",
+  "SAM 2" -- the family's name followed by version, size and variant parts (the size is dropped:
+  "Llama-3.1-8B-Instruct" is "Llama-3.1");
+* a short form the page defines with a method-like long form: "Dual-Direction Attention Mixed
+  Feature Network (DDAMFN)";
+* a coined name (inner capitals or digits: "SageAttention2", "FastV") where the text uses it as a
+  method: before a method head word ("X model", "X backbone") or in a list of methods after "such as",
+  "e.g.", "including", "compared with", "outperforms".
+
+What is a dataset, benchmark or metric by its context ("on X", "X dataset") is left out, and so is
+every name the paper itself introduces (see :mod:`.introduced`).
+
+>>> [n.label for n in versioned("We fine-tune Qwen2.5-VL-7B and YOLOv8.", {"Qwen": "qwen", "YOLO": "yolo"})]
+['Qwen2.5-VL', 'YOLOv8']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from .forms import Abbreviation, name_key, norm_label
+
+# parts that may follow a family's name: versions ("2.5", "v8", "-4o"), sizes ("-7B", "8x7B") and
+# variant words ("-VL", "-Instruct", "-mini"); a space only before a version number ("SAM 2")
+_VARIANT_WORDS = (
+    "VL|Chat|chat|Instruct|instruct|it|Base|base|mini|Mini|Pro|pro|Max|Turbo|turbo|Coder|Math|Vision|Large|large"
+    "|Small|small|Tiny|tiny|XL|XXL|Nano|nano|Flash|Plus|Ultra|Lite|Preview|preview|Video|Audio|Omni|Distill"
+    "|Med|HQ|World|Sonnet|Opus|Haiku|Reasoner|Thinking|Scout|Maverick|Air|Next|NeXT|OneVision|T2V|I2V|R1|V2|V3"
+)
+_PART = (
+    rf"(?:[ ]?v?\d+(?:\.\d+)*[a-z]?(?![\w])|v?\d+(?:\.\d+)*[a-z]?|[-_]v?\d+(?:\.\d+)*[a-zA-Z]?"
+    rf"|[-_ ](?:{_VARIANT_WORDS})(?![\w])|-?\d+(?:\.\d+)?[BMK](?![a-z]))"
+)
+_SIZE = re.compile(r"^[-_ ]?(?:\d+x)?\d+(?:\.\d+)?[BMK]$")
+_END = r"(?![\w+])"
+
+
+@dataclass(frozen=True, slots=True)
+class NamedMethod:
+    """A method name that no list holds: its key, display label, text as written and where, and the
+    known concepts it names."""
+
+    key: str
+    label: str
+    text: str
+    start: int
+    end: int
+    related: tuple[str, ...] = ()
+
+    def detail(self) -> tuple[tuple[str, str], ...]:
+        """The mention ``detail`` pairs, sorted."""
+        return (("label", self.label), ("related", ";".join(self.related)))
+
+
+def family_pattern(families: Iterable[str]) -> re.Pattern[str]:
+    """One pattern for every family name followed by at least one version part."""
+    names = sorted(set(families), key=lambda n: (-len(n), n))
+    alternation = "|".join(re.escape(n) for n in names) or r"(?!x)x"
+    return re.compile(rf"(?<![\w\-])(?P<base>{alternation})(?P<suffix>(?:{_PART})+){_END}")
+
+
+def _parts(suffix: str) -> list[str]:
+    return [m.group() for m in re.finditer(_PART, suffix)]
+
+
+def versioned(
+    text: str, families: dict[str, str], pattern: re.Pattern[str] | None = None
+) -> Iterator[NamedMethod]:
+    """Versioned names of model families in ``text``; ``families`` maps each family name to its slug."""
+    pattern = pattern or family_pattern(families)
+    for m in pattern.finditer(text):
+        parts = _parts(m.group("suffix"))
+        if "".join(parts) != m.group("suffix"):
+            continue
+        kept: list[str] = []
+        for part in parts:
+            if _SIZE.match(part):
+                break  # "Llama-3.1-8B-Instruct" is Llama-3.1
+            kept.append(part)
+        if not kept or (not any(c.isdigit() for c in "".join(kept)) and len(kept) == 1 and kept[0][0] == " "):
+            continue
+        label = (m.group("base") + "".join(kept)).strip()
+        if label == m.group("base"):
+            continue
+        yield NamedMethod(name_key(label), label, m.group(), m.start(), m.end(), (families[m.group("base")],))
+
+
+# the long form of a defined short form names a method when it ends in one of these words
+_METHOD_HEADS = frozenset(
+    [
+        "network",
+        "networks",
+        "net",
+        "nets",
+        "model",
+        "models",
+        "architecture",
+        "transformer",
+        "transformers",
+        "encoder",
+        "decoder",
+        "autoencoder",
+        "attention",
+        "mechanism",
+        "module",
+        "modules",
+        "block",
+        "layer",
+        "layers",
+        "loss",
+        "regularization",
+        "regularisation",
+        "optimizer",
+        "optimiser",
+        "optimization",
+        "algorithm",
+        "learning",
+        "distillation",
+        "sampling",
+        "sampler",
+        "decoding",
+        "prompting",
+        "tuning",
+        "adaptation",
+        "attack",
+        "defense",
+        "defence",
+        "policy",
+        "planner",
+        "planning",
+        "controller",
+        "control",
+        "estimator",
+        "embedding",
+        "embeddings",
+        "pooling",
+        "convolution",
+        "normalization",
+        "augmentation",
+        "pretraining",
+        "training",
+        "search",
+        "filter",
+        "kernel",
+        "machine",
+        "forest",
+        "regression",
+        "classifier",
+        "detector",
+        "segmenter",
+        "tokenizer",
+        "quantization",
+        "pruning",
+        "fusion",
+        "alignment",
+    ]
+)
+# a coined name used as a method comes right before one of these words ...
+_NAME_HEADS = frozenset(
+    [
+        "model",
+        "models",
+        "backbone",
+        "backbones",
+        "architecture",
+        "architectures",
+        "network",
+        "networks",
+        "encoder",
+        "encoders",
+        "decoder",
+        "decoders",
+        "detector",
+        "detectors",
+        "policy",
+        "policies",
+        "agent",
+        "agents",
+        "baseline",
+        "baselines",
+        "variant",
+        "variants",
+        "family",
+        "llm",
+        "llms",
+        "vlm",
+        "vlms",
+        "planner",
+        "optimizer",
+        "optimizers",
+        "loss",
+        "attention",
+        "layer",
+        "layers",
+        "module",
+        "modules",
+        "tokenizer",
+    ]
+)
+# ... or in a list after one of these (the name is among the next few words)
+_LIST_CUES = re.compile(
+    r"\b(?:such as|e\.g\.,?|including|like|compared (?:with|to)|comparison (?:with|to)|outperform(?:s|ing)?"
+    r"|baselines?|versus|vs\.?|surpass(?:es|ing)?|built (?:on|upon)|based on|backbones?)\s*[:(]?\s*$",
+    re.IGNORECASE,
+)
+# ... but never when it is data, a benchmark or a measure
+_DATA_AFTER = re.compile(
+    r"^[\s-]*(?:data ?sets?|benchmarks?|corpus|corpora|datasets?|suite|leaderboard|split|test set|score|scores"
+    r"|metric|metrics|accuracy|challenge|tasks?|environments?|simulator|robot|robots|arm|platform|library|toolkit"
+    r"|api|format)\b",
+    re.IGNORECASE,
+)
+_DATA_BEFORE = re.compile(r"\b(?:on|in|from|of|using the|across|at)\s+(?:the\s+)?$", re.IGNORECASE)
+_COINED = re.compile(r"(?<![\w\-./])([A-Z][a-z]*[A-Z0-9][\w\-+.]*[\w+]|[A-Z][a-z]+V\d?)(?![\w\-])")
+_NOT_METHOD_NAMES = frozenset(
+    [
+        "GitHub",
+        "HuggingFace",
+        "PyTorch",
+        "TensorFlow",
+        "JAX",
+        "OpenAI",
+        "DeepMind",
+        "NVIDIA",
+        "GPU",
+        "GPUs",
+        "CPU",
+        "CPUs",
+        "API",
+        "APIs",
+        "ImageNet",
+        "ImageNet-1K",
+        "ImageNet-21K",
+        "MS-COCO",
+        "COCO",
+        "CIFAR-10",
+        "CIFAR-100",
+        "MNIST",
+        "ScanNet",
+        "ScanNet++",
+        "KITTI",
+        "nuScenes",
+        "GSM8K",
+        "MATH",
+        "MMLU",
+        "HumanEval",
+        "MBPP",
+        "BigBench",
+        "BIG-Bench",
+        "SQuAD",
+        "GLUE",
+        "SuperGLUE",
+        "WikiText",
+        "ShareGPT",
+        "LibriSpeech",
+        "AudioSet",
+        "ADE20K",
+        "Cityscapes",
+        "ObjectNet",
+        "LAION",
+        "LAION-5B",
+        "OpenWebText",
+        "RedPajama",
+        "SlimPajama",
+        "MuJoCo",
+        "IsaacGym",
+        "Isaac",
+        "ROS",
+        "LLMs",
+        "LLM",
+        "VLMs",
+        "VLM",
+        "MLLMs",
+        "MLLM",
+        "AI",
+        "SOTA",
+        "SoTA",
+        "LiDAR",
+        "RGB",
+        "RGB-D",
+        "IoU",
+        "mIoU",
+        "mAP",
+        "BLEU",
+        "ROUGE",
+        "FID",
+        "PSNR",
+        "SSIM",
+        "LPIPS",
+        "AUC",
+        "AUROC",
+        "F1",
+        "TeX",
+        "LaTeX",
+        "JSON",
+        "SQL",
+        "Python",
+        "GPT",
+        "AdamW",
+    ]
+)
+
+
+def defined_names(
+    abbreviations: Iterable[Abbreviation], known: dict[str, str], slugs_in: Callable[[str], Iterable[str]]
+) -> Iterator[NamedMethod]:
+    """Short forms defined with a method-like long form that no label names; ``known`` maps the
+    normalized labels of the vocabulary to slugs, ``slugs_in`` finds the known methods in a text."""
+    for ab in abbreviations:
+        long_words = norm_label(ab.long).split()
+        if not long_words or (
+            long_words[-1].rstrip("s") not in _METHOD_HEADS and long_words[-1] not in _METHOD_HEADS
+        ):
+            continue
+        if any(form in known for form in _singulars(norm_label(ab.long)) | _singulars(norm_label(ab.short))):
+            continue
+        related = tuple(sorted(set(slugs_in(ab.long))))
+        yield NamedMethod(name_key(ab.short), ab.short, ab.short, ab.start, ab.start + len(ab.short), related)
+
+
+def coined_names(masked: str, known_spans: list[tuple[int, int]]) -> Iterator[NamedMethod]:
+    """Coined names (inner capitals or digits) that the text uses as methods."""
+    for m in _COINED.finditer(masked):
+        word = m.group(1).rstrip(".")
+        start, end = m.start(1), m.start(1) + len(word)
+        if word in _NOT_METHOD_NAMES or len(word) < 3 or len(word) > 40 or not _coined_head(word):
+            continue
+        if any(s < end and start < e for s, e in known_spans):
+            continue
+        after = masked[end : end + 40]
+        before = masked[max(0, start - 60) : start]
+        if _DATA_AFTER.match(after) or _DATASET_SHAPE.search(word):
+            continue
+        head = re.match(r"^[\s-]+([A-Za-z]+)", after)
+        in_list = _LIST_CUES.search(_list_lead(before)) is not None
+        if not ((head and head.group(1).lower() in _NAME_HEADS) or in_list):
+            continue
+        if _DATA_BEFORE.search(before) or _DATA_BEFORE.search(_list_lead(before)):
+            continue
+        yield NamedMethod(name_key(word), word, word, start, end)
+
+
+def _list_lead(before: str) -> str:
+    """The text before a name with the earlier items of its list removed ("such as A, B, and ")."""
+    return re.sub(r"(?:[\w\-+.]+(?:\s[\w\-+.]+)?\s*(?:,|\band\b|\bor\b|/)\s*)+$", "", before)
+
+
+def _singulars(label: str) -> set[str]:
+    """A normalized label and, when it ends in a plural ``s``, the label without it."""
+    return {label, label[:-1]} if label.endswith("s") else {label}
+
+
+_DATASET_SHAPE = re.compile(r"(?:Bench|bench|QA|Set|Eval|Arena|MME|\d+K|\d+k|-\d{3,4}|Data)$")
+
+
+def _coined_head(word: str) -> bool:
+    """Whether the first part of a word (up to a hyphen) is coined: lower-case letters with an inner
+    capital or digit ("SageAttention2", "FastV", "CellViT++"), not an acronym ("VQA", "API-Protected").
+
+    >>> [_coined_head(w) for w in ("SageAttention2", "FastV", "VQA", "B-Rep", "API-Protected", "Hiera")]
+    [True, True, False, False, False, False]
+    """
+    head = word.split("-", 1)[0]
+    if head.endswith("s") and head[:-1].isupper():
+        return False  # a plural acronym ("UAVs")
+    return any(c.islower() for c in head) and any(c.isupper() or c.isdigit() for c in head[1:])
