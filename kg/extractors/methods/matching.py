@@ -31,6 +31,7 @@ from .forms import (
 from .introduced import IntroducedMethod, find_introduced
 from .names import family_pattern, versioned
 from .rules import (
+    ATTENTION,
     COORDINATED_HEADS,
     DIFFUSION,
     DIFFUSION_AFTER,
@@ -40,6 +41,7 @@ from .rules import (
     RULE_WORDS,
     STATE_SPACE,
     TokenSpan,
+    attention_is_mechanism,
     diffusion_is_model,
     longest,
     next_word,
@@ -338,6 +340,12 @@ class MethodMatcher:
                 bounds = chars[start, end] = (first.idx, last.idx + len(last))
             texts.append(masked[bounds[0] : bounds[1]])
         mentioned_families = self._families_in_words(spans, texts)
+        # distinct specific concepts named in words: a text about machine learning names a few
+        specific = {
+            slug
+            for (_s, _e, slug), span_text in zip(spans, texts, strict=True)
+            if not self._is_hidden(span_text, slug) and not self.concepts[slug].generic
+        }
         sequence: list[bool] = []  # whether the text talks about sequence modelling, once asked
 
         def sequence_context() -> bool:
@@ -354,7 +362,12 @@ class MethodMatcher:
             if bare and (start, end) not in ruled and not self._bare_diffusion_ok(doc, start, end):
                 continue
             if self._is_hidden(span_text, slug):
-                if not self._in_context(span_text, slug, defined, mentioned_families, sequence_context):
+                in_context = self._in_context(span_text, slug, defined, mentioned_families, sequence_context)
+                # a hidden word ("attention", "reasoning model") also counts among two other methods
+                among_methods = not is_acronym(span_text) and len(specific - {slug}) >= 2
+                if not (in_context or among_methods):
+                    continue
+                if slug == ATTENTION and one and not attention_is_mechanism(doc, start, end):
                     continue
             elif span_text in defined and not self._compatible(defined[span_text], slug):
                 continue  # "Spatial Attention Module (SAM)": defined on the page as something else

@@ -66,23 +66,23 @@ def talks_about_sequences(low: str) -> bool:
     return _SEQUENCE_CONTEXT_FOLDED.search(low) is not None
 
 
-def _token_lower(doc: Doc, i: int) -> str:
+def token_lower(doc: Doc, i: int) -> str:
     return doc[i].lower_ if 0 <= i < len(doc) else ""
 
 
 def prev_word(doc: Doc, i: int) -> str:
     """The word before token ``i``, looking through a hyphen (``reaction-diffusion``)."""
     j = i - 1
-    if _token_lower(doc, j) in {"-", "–"}:
+    if token_lower(doc, j) in {"-", "–"}:
         j -= 1
-    return _token_lower(doc, j)
+    return token_lower(doc, j)
 
 
 def next_word(doc: Doc, i: int) -> str:
     j = i
-    if _token_lower(doc, j) in {"-", "–"}:
+    if token_lower(doc, j) in {"-", "–"}:
         j += 1
-    return _token_lower(doc, j)
+    return token_lower(doc, j)
 
 
 def diffusion_is_model(doc: Doc, start: int, end: int) -> bool:
@@ -113,3 +113,24 @@ def longest(spans: list[TokenSpan]) -> list[TokenSpan]:
             result.append(span)
             seen.update(range(span[0], span[1]))
     return sorted(result, key=lambda s: s[0])
+
+
+ATTENTION = "attention-mechanism"
+# "has attracted significant attention", "pay attention to": the everyday sense of the word
+ATTENTION_NOT_BEFORE = frozenset(
+    {
+        "attract", "attracted", "attracts", "attracting", "receive", "received", "receives", "receiving", "gain",
+        "gained", "gains", "gaining", "draw", "draws", "drawn", "drew", "drawing", "pay", "pays", "paid",
+        "paying", "deserve", "deserves", "significant", "increasing", "increased", "growing", "considerable",
+        "much", "little", "more", "less", "special", "particular", "close", "careful", "widespread",
+        "substantial", "renewed", "great", "greater", "wide", "broad", "scant", "limited", "insufficient",
+        "public", "media", "research", "community", "human", "visual", "selective", "joint", "focused", "user",
+    }
+)  # fmt: skip
+ATTENTION_NOT_AFTER = frozenset({"to", "from", "span", "spans", "deficit", "economy"})
+
+
+def attention_is_mechanism(doc: Doc, start: int, end: int) -> bool:
+    """Whether a bare "attention" (tokens ``start:end``) is the network mechanism, not the everyday word."""
+    before = {token_lower(doc, start - 1), token_lower(doc, start - 2)}
+    return not before & ATTENTION_NOT_BEFORE and next_word(doc, end) not in ATTENTION_NOT_AFTER
