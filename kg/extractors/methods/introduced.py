@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .forms import PAREN, WORD, Abbreviation, find_abbreviations, folded, mask, norm_label, slugify
+from .forms import PAREN, WORD, Abbreviation, find_abbreviations, folded, mask, name_key, norm_label
 
 if TYPE_CHECKING:
     from .matching import MethodMatch, MethodMatcher
@@ -111,6 +111,45 @@ def introduced_in(
     return sorted(found.values(), key=lambda m: (m.start, m.key))
 
 
+# "3D-RoPE-based", "LLM-driven": a modifier made from a name, not a name
+_FRAGMENT = re.compile(
+    r"-(?:based|like|style|driven|guided|aware|free|enhanced|augmented|powered|assisted|specific|level|wise)$",
+    re.IGNORECASE,
+)
+
+
+def _could_be_new(known: dict[str, str], short: str, full: str) -> bool:
+    """Whether a candidate name may be new: not a known method ("LLM-as-judge", "Monte Carlo
+    Dropout"), not a fragment ("3D-RoPE-based") and not two names glued ("X and Y").
+
+    >>> known = {"monte carlo dropout": "monte-carlo-dropout"}
+    >>> [_could_be_new(known, s, f) for s, f in [("", "Monte Carlo Dropout"), ("3D-RoPE-based", ""),
+    ...     ("", "FooNet and BarNet"), ("FooNet", "")]]
+    [False, False, False, True]
+    """
+    for form in (short, full):
+        if form and any(k in known for k in (norm_label(form), norm_label(form).rstrip("s"))):
+            return False
+    shown = short or full
+    if _FRAGMENT.search(shown):
+        return False
+    return short != "" or " and " not in full
+
+
+def _names_a_task(name: str) -> bool:
+    """Whether a name (or its long form) names a task or field ("Entity Recognition", "NER" for
+    "named entity recognition") rather than a method.
+
+    >>> _names_a_task("Entity Recognition"), _names_a_task("Perspective Fusion Module"), _names_a_task("Crab")
+    (True, False, False)
+    """
+    words = norm_label(name).split()
+    if len(words) < 2:
+        return False
+    last = words[-1].rsplit("-", 1)[-1]
+    return last in _TASK_HEADS or last.rstrip("s") in _TASK_HEADS
+
+
 def _sentence_of(text: str, position: int) -> tuple[int, int]:
     """The sentence (as :func:`_sentences` cuts them) that holds ``position``."""
     for start, end in _sentences(text):
@@ -130,8 +169,8 @@ def _describe(
     short = name.short.strip()
     full = name.full.strip()
     shown = short or full
-    key = slugify(shown)
-    if not key or len(shown) > 80:
+    key = name_key(shown)
+    if not key or len(shown) > 80 or not _could_be_new(matcher.label_to_slug, short, full):
         return None
     sent_start, sent_end = sentence
     related: set[str] = set()
@@ -151,6 +190,8 @@ def _describe(
     tail = masked[name.end : min(sent_end, name.end + 120)].lower()
     lead = masked[max(sent_start, name.start - 80) : name.start].lower()
     resource = _resource_type(shown, tail) or _resource_type_before(lead) or _resource_named(full)
+    if not resource and _names_a_task(full or shown):
+        return None
     if not short and " " not in full:
         short, full = full, ""  # one word (STEPQuant) is a short name
     return IntroducedMethod(

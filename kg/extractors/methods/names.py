@@ -206,7 +206,7 @@ _NAME_HEADS = frozenset(
 # ... or in a list after one of these (the name is among the next few words)
 _LIST_CUES = re.compile(
     r"\b(?:such as|e\.g\.,?|including|like|compared (?:with|to)|comparison (?:with|to)|outperform(?:s|ing)?"
-    r"|baselines?|versus|vs\.?|surpass(?:es|ing)?|built (?:on|upon)|based on|backbones?)\s*[:(]?\s*$",
+    r"|baselines?|versus|vs\.?|surpass(?:es|ing)?|built (?:on|upon)|based on|backbones?)\s*[:(]?\s*(?:the\s+)?$",
     re.IGNORECASE,
 )
 # ... but never when it is data, a benchmark or a measure
@@ -325,12 +325,21 @@ def defined_names(
 
 
 def coined_names(masked: str, known_spans: list[tuple[int, int]]) -> Iterator[NamedMethod]:
-    """Coined names (inner capitals or digits) that the text uses as methods."""
+    """Coined names (inner capitals or digits) that the text uses as methods; an acronym ("SOLV")
+    counts only right before a model word ("the SOLV model")."""
     for m in _COINED.finditer(masked):
         word = m.group(1).rstrip(".")
         start, end = m.start(1), m.start(1) + len(word)
-        if word in _NOT_METHOD_NAMES or len(word) < 3 or len(word) > 40 or not _coined_head(word):
+        if word in _NOT_METHOD_NAMES or len(word) < 3 or len(word) > 40:
             continue
+        acronym = not _coined_head(word)
+        if acronym and not (
+            word.isupper()
+            and word.isalpha()
+            and _ONE_MODEL.match(masked, end)
+            and masked[max(0, start - 4) : start].lower() == "the "
+        ):
+            continue  # "the SOLV model", not "WSOL models" (a task's models)
         if any(s < end and start < e for s, e in known_spans):
             continue
         after = masked[end : end + 40]
@@ -341,9 +350,18 @@ def coined_names(masked: str, known_spans: list[tuple[int, int]]) -> Iterator[Na
         in_list = _LIST_CUES.search(_list_lead(before)) is not None
         if not ((head and head.group(1).lower() in _NAME_HEADS) or in_list):
             continue
-        if _DATA_BEFORE.search(before) or _DATA_BEFORE.search(_list_lead(before)):
+        model_word = _MODEL_WORD.match(masked, end) is not None
+        if not model_word and (_DATA_BEFORE.search(before) or _DATA_BEFORE.search(_list_lead(before))):
             continue
-        yield NamedMethod(name_key(word), word, word, start, end)
+        label = _SIZE_TAIL.sub("", word) or word  # "WanX2.1-T2V-1.3B" is WanX2.1-T2V
+        yield NamedMethod(name_key(label), label, word, start, end)
+
+
+_MODEL_WORD = re.compile(
+    r"[\s-]+(?:model|models|architecture|backbone|network|detector|encoder|policy|llm|vlm)\b"
+)
+_ONE_MODEL = re.compile(r"\s+(?:model|architecture|backbone|network)\b(?!s)")
+_SIZE_TAIL = re.compile(r"[-_](?:\d+x)?\d+(?:\.\d+)?[BMK]$")
 
 
 def _list_lead(before: str) -> str:
