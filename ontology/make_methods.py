@@ -83,6 +83,7 @@ class Rules(NamedTuple):
     dropped_labels: dict[str, str]
     known_acronyms: frozenset[str]
     model_families: frozenset[str]
+    alt_labels: dict[str, tuple[str, ...]]
 
 
 def read_curated(paths: tuple[Path, ...] = CURATED_PATHS) -> list[Concept]:
@@ -109,7 +110,7 @@ def read_rules(path: Path = RULES_PATH) -> Rules:
     for r in rows:
         by.setdefault(r["rule"], []).append(r)
     known = {"min-papers", "collection-broader", "broader-override", "skip", "merge", "short-label",
-             "dropped-label", "known-acronym", "model-family"}  # fmt: skip
+             "dropped-label", "known-acronym", "model-family", "alt-label"}  # fmt: skip
     if set(by) - known:
         raise SystemExit(f"{path.name}: unknown rules {sorted(set(by) - known)}")
     return Rules(
@@ -122,6 +123,7 @@ def read_rules(path: Path = RULES_PATH) -> Rules:
         {r["key"]: r["note"] for r in by.get("dropped-label", [])},
         frozenset(r["key"] for r in by.get("known-acronym", [])),
         frozenset(r["key"] for r in by.get("model-family", [])),
+        {r["key"]: labels_of(r["value"]) for r in by.get("alt-label", [])},
     )
 
 
@@ -562,6 +564,10 @@ def build() -> Taxonomy:
             chosen = [b for b in broader if b in tax.nodes] or ["neural-network-component"]
         node.broader = set(chosen)
 
+    for slug, labels in sorted(RULES.alt_labels.items()):
+        if slug not in tax.nodes:
+            raise SystemExit(f"alt-label rule for unknown concept {slug}")
+        tax.add_labels(tax.nodes[slug], list(labels), strict_base=True)
     for slug in sorted(RULES.model_families):
         if slug not in tax.nodes:
             raise SystemExit(f"model-family rule for unknown concept {slug}")

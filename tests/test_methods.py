@@ -267,7 +267,7 @@ def test_short_form_of_a_new_method_is_an_introduced_method(matcher: MethodMatch
         (
             'For PDEs admitting a Feynman-Kac (FK) representation we obtain what we call ``FK-PINNs", and '
             "derive bounds.",
-            "fk-pinns",
+            "fk-pinn",
             "",
         ),
         (
@@ -502,7 +502,7 @@ def test_seed_named_examples(matcher: MethodMatcher) -> None:
     expect = {
         ("003", 229): ("stepquant", ""),
         ("003", 7): ("gated-swinrmt", ""),
-        ("003", 239): ("fk-pinns", ""),
+        ("003", 239): ("fk-pinn", ""),
         ("000", 61): ("seqlora", "lora"),
         ("003", 41): ("tides", "state-space-model"),
     }

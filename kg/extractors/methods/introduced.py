@@ -111,6 +111,10 @@ def introduced_in(
     return sorted(found.values(), key=lambda m: (m.start, m.key))
 
 
+_GENERIC_NEXT = re.compile(
+    r"^[\s-]*(?:approach|approaches|method|methods|framework|frameworks|model|models|system|systems|pipeline"
+    r"|technique|strategy|algorithm|scheme|paradigm|task|tasks)\b"
+)
 # "3D-RoPE-based", "LLM-driven": a modifier made from a name, not a name
 _FRAGMENT = re.compile(
     r"-(?:based|like|style|driven|guided|aware|free|enhanced|augmented|powered|assisted|specific|level|wise)$",
@@ -170,7 +174,11 @@ def _describe(
     full = name.full.strip()
     shown = short or full
     key = name_key(shown)
-    if not key or len(shown) > 80 or not _could_be_new(matcher.label_to_slug, short, full):
+    if not key or len(shown) > 80:
+        return None
+    # a known method is introduced only as the object of "we propose" (its own paper), never as a
+    # part, an appositive or a later definition ("... with LLM-as-judge", "Monte Carlo Dropout (MCD)")
+    if not _could_be_new({} if name.direct else matcher.label_to_slug, short, full):
         return None
     sent_start, sent_end = sentence
     related: set[str] = set()
@@ -192,6 +200,8 @@ def _describe(
     resource = _resource_type(shown, tail) or _resource_type_before(lead) or _resource_named(full)
     if not resource and _names_a_task(full or shown):
         return None
+    if " " not in shown and shown.isupper() and _GENERIC_NEXT.match(tail):
+        return None  # "a new NER approach": the kind of approach, not its name
     if not short and " " not in full:
         short, full = full, ""  # one word (STEPQuant) is a short name
     return IntroducedMethod(
@@ -238,12 +248,14 @@ def _broader(
 
 @dataclass(frozen=True, slots=True)
 class _Name:
-    """A candidate new name: where it starts and ends in the text, short and full forms."""
+    """A candidate new name: where it starts and ends in the text, short and full forms;
+    ``direct`` when it is the object of a proposing verb ("we propose X") or a title's name."""
 
     start: int
     end: int
     short: str
     full: str
+    direct: bool = False
 
 
 # a sentence ends after a full stop before a capital, or at a blank line
@@ -253,12 +265,12 @@ _CUE = re.compile(
     r"^(?:propos(?:e|es|ing)|introduc(?:e|es|ing)|present(?:s|ing)?|develop(?:s|ing)?|design(?:s|ing)?"
     r"|release|releases|call|calls|called|named|dubbed|termed|coined|name|term|dub|namely"
     r"|construct(?:s|ing)?|collect(?:s|ing)?|curate(?:s)?|build(?:s)?|establish(?:es)?|contribute(?:s)?"
-    r"|create(?:s)?|train(?:s)?|instantiate(?:s)?)$",
+    r"|create(?:s)?|instantiate(?:s)?)$",
     re.IGNORECASE,
 )
 _CUE_SEARCH = re.compile(
     r"propos|introduc|present|develop|design|release|call|name|dub|term|coin|construct|collect|curate|build"
-    r"|establish|contribut|create|train|instantiat",
+    r"|establish|contribut|create|instantiat",
     re.IGNORECASE,
 )
 _NAMING = re.compile(r"^(?:call|calls|called|named|dubbed|termed|coined|name|dub|namely)$", re.IGNORECASE)
@@ -350,6 +362,39 @@ def _looks_like_name(word: str) -> bool:
     return inner_caps or digit or ("_" in w and w[0].isupper())
 
 
+def _past_generic_phrase(texts: list[str], j: int) -> int:
+    """Where a name starts after a generic noun phrase: "a new evaluation benchmark, FavaBench,",
+    "simple approaches, Single-stage ... (SLAC)", "a synthetic dataset FreeGraspData"; else ``j``.
+
+    >>> _past_generic_phrase("a new evaluation benchmark, FavaBench, that".split(), 2)
+    4
+    >>> _past_generic_phrase("a synthetic dataset FreeGraspData by".split(), 1)
+    3
+    >>> _past_generic_phrase("Retain-Resample-Release sampling (R3)".split(), 0)
+    0
+    >>> _past_generic_phrase("a generalizable VR sketch encoder".split(), 1)
+    1
+    """
+    for k in range(j, min(len(texts), j + 5)):
+        word = clean(texts[k])
+        appositive = k > j and texts[k - 1].endswith(",") and _title_word(texts[k])
+        if appositive or (k > j and _looks_like_name(texts[k]) and _name_ends(texts, k)):
+            return k
+        noun_like = word.replace("-", "").isalpha() and word.islower() and word not in _LF_STOP
+        if not noun_like or word in _NOT_NAMES or texts[k].endswith((";", ":", ".")):
+            return j
+    return j
+
+
+def _name_ends(texts: list[str], k: int) -> bool:
+    """Whether a name at word ``k`` ends there ("FreeGraspData by", "FavaBench, that"), rather than
+    modifying a noun after it ("VR sketch encoder", "LF video")."""
+    if texts[k].endswith((",", ";", ":", ".", ")")) or k + 1 >= len(texts):
+        return True
+    after = texts[k + 1]
+    return after.startswith("(") or clean(after).lower() in _LF_STOP | {"is", "are", "and", "which", "that"}
+
+
 @lru_cache(maxsize=65536)
 def _title_word(word: str) -> bool:
     w = clean(word)
@@ -372,7 +417,7 @@ def _names_in_sentence(
         if not _CUE_FOLDED.match(word):
             continue
         naming = bool(_NAMING_FOLDED.match(word)) and bare.lower() != "namely"
-        near = {clean(t).lower() for t in texts[max(0, i - 6) : i]}
+        near = {clean(t).lower() for t in texts[max(0, i - 6) : i]} | {clean(t).lower() for t in texts[:3]}
         subject = {clean(t).lower() for t in texts[:i]}
         if not naming and (not subject & _OWN or near & _OTHERS):
             continue
@@ -381,6 +426,7 @@ def _names_in_sentence(
             j += 1
         if j >= n or w.endswith((".", ";")):
             continue
+        j = _past_generic_phrase(texts, j)
         # (1) "Long Form (SF)" starting within a few words: SF is the name
         ab = None
         for k in range(j, min(n, j + 10)):
@@ -394,7 +440,7 @@ def _names_in_sentence(
                 hits = [a for a in by_long_start.values() if words[k][0] <= a.long_start < words[k][1]]
                 ab = hits[0] if hits else None
             if ab is not None and (k <= j + 2 or _looks_like_name(ab.short)):
-                yield _Name(ab.start, ab.start + len(ab.short), ab.short, ab.long)
+                yield _Name(ab.start, ab.start + len(ab.short), ab.short, ab.long, k <= j + 2)
                 # "approaches, Single-stage ... CLIP (SLAC) and Two-stage ... CLIP (TLAC)": every later
                 # definition of a name in the proposing sentence is introduced too
                 for later in sorted(by_long_start.values(), key=lambda a: a.start):
@@ -452,7 +498,7 @@ def _names_in_sentence(
             m = PAREN.match(masked, masked.index("(", words[last][1] - 1))
             if m and len(m.group(1).split()) >= 2 and m.group(1)[0].isupper():
                 full = m.group(1).strip()
-        yield _Name(start, start + len(name), name if full else "", full or name)
+        yield _Name(start, start + len(name), name if full else "", full or name, first == j)
 
 
 _SMALL_WORDS = frozenset(
@@ -593,7 +639,7 @@ def title_name(title: str) -> _Name | None:
     if not (name[0].isupper() or name[0].isdigit() or _looks_like_name(words[0])):
         return None
     start = m.start("name") + (len(m.group("name")) - len(m.group("name").lstrip()))
-    return _Name(start, start + len(name), name, name)
+    return _Name(start, start + len(name), name, name, True)
 
 
 def title_resource(title: str) -> str:

@@ -61,7 +61,10 @@ class NamedMethod:
 def family_pattern(families: Iterable[str]) -> re.Pattern[str]:
     """One pattern for every family name followed by at least one version part."""
     names = sorted(set(families), key=lambda n: (-len(n), n))
-    alternation = "|".join(re.escape(n) for n in names) or r"(?!x)x"
+    # a name of four characters or more is matched in any case ("Llama-3", "gpt-4o"); "SAM" is not "Sam"
+    alternation = (
+        "|".join(f"(?i:{re.escape(n)})" if len(n) >= 4 else re.escape(n) for n in names) or r"(?!x)x"
+    )
     return re.compile(rf"(?<![\w\-])(?P<base>{alternation})(?P<suffix>(?:{_PART})+){_END}")
 
 
@@ -74,6 +77,7 @@ def versioned(
 ) -> Iterator[NamedMethod]:
     """Versioned names of model families in ``text``; ``families`` maps each family name to its slug."""
     pattern = pattern or family_pattern(families)
+    folded = {name.casefold(): slug for name, slug in families.items()}
     for m in pattern.finditer(text):
         parts = _parts(m.group("suffix"))
         if "".join(parts) != m.group("suffix"):
@@ -88,7 +92,8 @@ def versioned(
         label = (m.group("base") + "".join(kept)).strip()
         if label == m.group("base"):
             continue
-        yield NamedMethod(name_key(label), label, m.group(), m.start(), m.end(), (families[m.group("base")],))
+        slug = families.get(m.group("base")) or folded[m.group("base").casefold()]
+        yield NamedMethod(name_key(label), label, m.group(), m.start(), m.end(), (slug,))
 
 
 # the long form of a defined short form names a method when it ends in one of these words
@@ -205,7 +210,8 @@ _NAME_HEADS = frozenset(
 )
 # ... or in a list after one of these (the name is among the next few words)
 _LIST_CUES = re.compile(
-    r"\b(?:such as|e\.g\.,?|including|like|compared (?:with|to)|comparison (?:with|to)|outperform(?:s|ing)?"
+    r"\b(?:such as|e\.g\.,?|including|like|compar(?:e|es|ed|ing) (?:with|to|against)|comparison (?:with|to)"
+    r"|outperform(?:s|ing)?"
     r"|baselines?|versus|vs\.?|surpass(?:es|ing)?|built (?:on|upon)|based on|backbones?)\s*[:(]?\s*(?:the\s+)?$",
     re.IGNORECASE,
 )
