@@ -85,10 +85,56 @@ def graph_of(sample: list[dict[str, object]]) -> tuple[rdflib.Graph, float]:
     return g, time.process_time() - t0
 
 
+def miss_causes(sample: list[dict[str, object]], gold: list[dict[str, object]]) -> dict[str, list[str]]:
+    """The gold methods the extractor misses, by cause: a hidden label vetoed for want of context,
+    a known method written in a form no label matches, a name no list holds (open vocabulary), or a
+    method the vocabulary lacks."""
+    from kg.extractors.methods.forms import norm_label
+
+    matcher = methods.default_matcher()
+    hidden = {norm_label(label) for c in matcher.concepts.values() for label in c.hidden}
+    known = matcher.label_to_slug
+    texts = {str(p["key"]): f"{p['title']}\n{p['abstract']}" for p in sample}
+    causes: dict[str, list[str]] = {"ambiguity veto": [], "form not matched": [], "open-vocabulary miss": [],
+                                    "not in vocabulary": []}  # fmt: skip
+    source, at = SourceFile("dev", "dev", "dev"), Location("dev", 1)
+    for item in gold:
+        key = str(item["key"])
+        title, abstract = texts[key].split("\n", 1)
+        record = Record("dev", source, at, title=Span(title, at), abstract=Span(abstract, at))
+        found = {norm_label(m.text) for m in methods.extract(record, IssueLog())} | {
+            norm_label(label)
+            for m in methods.extract(record, IssueLog())
+            if m.kind == "method"
+            for label in (matcher.concepts[m.key].labels if m.key in matcher.concepts else ())
+        }
+        for method in item.get("methods", []):  # type: ignore[attr-defined]
+            if method.get("generic"):
+                continue
+            forms = {norm_label(method["name"])} | {norm_label(s) for s in method.get("surface", [])}
+            if any(f in found or any(f in x or x in f for x in found if len(x) > 3) for f in forms):
+                continue
+            surfaces = {norm_label(s) for s in method.get("surface", [])}
+            if surfaces & hidden:
+                cause = "ambiguity veto"
+            elif norm_label(method["name"]) in known or forms & set(known):
+                cause = "form not matched"
+            elif any(
+                any(c.isupper() for c in s[1:]) or any(c.isdigit() for c in s)
+                for s in method.get("surface", [])
+            ):
+                cause = "open-vocabulary miss"
+            else:
+                cause = "not in vocabulary"
+            causes[cause].append(f"{method['name']} ({'; '.join(method.get('surface', []))})")
+    return causes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--show", type=int, default=0, help="misses and false hits to list (tune half only)")
+    parser.add_argument("--causes", action="store_true", help="count the misses of the whole set by cause")
     args = parser.parse_args()
     folder = args.data / "methods_gold_dev"
     sample = json.loads((folder / "sample.json").read_text(encoding="utf-8"))
@@ -115,6 +161,11 @@ def main() -> None:
             for line in out[:-1]:
                 print(line)
             print(f"{name}: {out[-1].split('; want')[0] if out else '(scorer printed nothing)'}")
+    if args.causes:
+        for cause, items in miss_causes(sample, gold).items():
+            print(f"{cause}: {len(items)}")
+            for item in items:
+                print(f"    {item}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
@@ -187,9 +188,13 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
     return found
 
 
+@lru_cache(maxsize=1 << 16)
 def norm_label(label: str) -> str:
     """Label comparison key: lower case, hyphens as spaces, single spaces."""
-    return " ".join(re.sub(r"[-–‐]", " ", label.lower()).split())
+    return " ".join(label.lower().translate(_HYPHENS).split())
+
+
+_HYPHENS = str.maketrans({"-": " ", "–": " ", "‐": " "})
 
 
 def is_acronym(label: str) -> bool:

@@ -100,8 +100,9 @@ def introduced_in(
     extra = [named_by_title] if named_by_title else []
     extra += our_method_names(masked)
     extra += named_parts(masked, abbreviations, matcher.label_to_slug, bool(found or extra or title_named))
+    all_sentences = list(_sentences(masked)) if extra else []
     for name in extra:
-        bounds = _sentence_of(masked, name.start)
+        bounds = next(((s, e) for s, e in all_sentences if s <= name.start < e), (0, len(masked)))
         in_bounds = [m for m in matches if bounds[0] <= m.start < bounds[1]]
         method = _describe(matcher, text, masked, name, bounds, in_bounds)
         if method is not None and name is named_by_title:
@@ -152,14 +153,6 @@ def _names_a_task(name: str) -> bool:
         return False
     last = words[-1].rsplit("-", 1)[-1]
     return last in _TASK_HEADS or last.rstrip("s") in _TASK_HEADS
-
-
-def _sentence_of(text: str, position: int) -> tuple[int, int]:
-    """The sentence (as :func:`_sentences` cuts them) that holds ``position``."""
-    for start, end in _sentences(text):
-        if start <= position < end:
-            return start, end
-    return 0, len(text)
 
 
 def _describe(

@@ -29,7 +29,7 @@ from .forms import (
     variants,
 )
 from .introduced import IntroducedMethod, find_introduced
-from .names import family_pattern, versioned
+from .names import Families
 from .rules import (
     ATTENTION,
     COORDINATED_HEADS,
@@ -137,14 +137,15 @@ class MethodMatcher:
             self._exact.add(slug, [self.nlp.make_doc(f) for f in sorted(exact_forms[slug])])
         self._add_rules()
         # names of model families (kg:modelFamily) that versions follow: "Qwen" -> Qwen2.5-VL
-        self._families = {
-            label: c.slug
-            for c in self.concepts.values()
-            if c.family
-            for label in c.labels
-            if " " not in label and len(label) >= 2 and label[0].isalpha()
-        }
-        self._family_pattern = family_pattern(self._families)
+        self._families = Families(
+            {
+                label: c.slug
+                for c in self.concepts.values()
+                if c.family
+                for label in c.labels
+                if " " not in label and len(label) >= 2 and label[0].isalpha()
+            }
+        )
         self._ancestors: dict[str, frozenset[str]] = {s: self._climb(s) for s in self.concepts}
         # case-sensitive labels that may sit inside a new name (SeqLoRA, PD-SSM, MambaMixer)
         self._inner_forms = tuple(
@@ -383,7 +384,7 @@ class MethodMatcher:
     def _with_versions(self, text: str, masked: str, matches: list[MethodMatch]) -> list[MethodMatch]:
         """``matches`` with the versioned names of model families in place of what they cover."""
         found = []
-        for v in versioned(masked, self._families, self._family_pattern):
+        for v in self._families.versions(masked):
             slug = self.label_to_slug.get(norm_label(v.label), "")
             written = text[v.start : v.end]
             found.append(

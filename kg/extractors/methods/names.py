@@ -14,8 +14,6 @@ Three shapes count, each linked to the known concepts it names:
 What is a dataset, benchmark or metric by its context ("on X", "X dataset") is left out, and so is
 every name the paper itself introduces (see :mod:`.introduced`).
 
->>> [n.label for n in versioned("We fine-tune Qwen2.5-VL-7B and YOLOv8.", {"Qwen": "qwen", "YOLO": "yolo"})]
-['Qwen2.5-VL', 'YOLOv8']
 """
 
 from __future__ import annotations
@@ -58,42 +56,72 @@ class NamedMethod:
         return (("label", self.label), ("related", ";".join(self.related)))
 
 
-def family_pattern(families: Iterable[str]) -> re.Pattern[str]:
-    """One pattern for every family name followed by at least one version part."""
-    names = sorted(set(families), key=lambda n: (-len(n), n))
-    # a name of four characters or more is matched in any case ("Llama-3", "gpt-4o"); "SAM" is not "Sam"
-    alternation = (
-        "|".join(f"(?i:{re.escape(n)})" if len(n) >= 4 else re.escape(n) for n in names) or r"(?!x)x"
-    )
-    return re.compile(rf"(?<![\w\-])(?P<base>{alternation})(?P<suffix>(?:{_PART})+){_END}")
+class Families:
+    """The names of model families, looked up at each word of a text (a dictionary look-up per
+    possible cut, not a regular expression of a thousand alternatives).
+
+    >>> [n.label for n in Families({"Qwen": "qwen", "YOLO": "yolo"}).versions("We fine-tune Qwen2.5-VL-7B and YOLOv8.")]
+    ['Qwen2.5-VL', 'YOLOv8']
+    """
+
+    def __init__(self, families: dict[str, str]) -> None:
+        self.exact = dict(families)
+        # a name of four characters or more is matched in any case ("Llama-3", "gpt-4o"); "SAM" is not "Sam"
+        self.folded = {name.casefold(): slug for name, slug in families.items() if len(name) >= 4}
+        self.longest = max(map(len, families), default=0)
+
+    def __bool__(self) -> bool:
+        return bool(self.exact)
+
+    def slug(self, base: str) -> str:
+        """The family a name is, or ""."""
+        return self.exact.get(base) or (self.folded.get(base.casefold(), "") if len(base) >= 4 else "")
+
+    def versions(self, text: str) -> Iterator[NamedMethod]:
+        """Versioned names of the families in ``text``."""
+        for word in _VERSIONED_WORD.finditer(text):
+            start, chunk = word.start(), word.group()
+            # cut where a version may start: before a digit, "-", "_", "v<digit>" or the word's end
+            cuts = [
+                i
+                for i in range(min(len(chunk), self.longest), 1, -1)
+                if i == len(chunk) or _CUT.match(chunk, i)
+            ]
+            for cut in cuts:
+                slug = self.slug(chunk[:cut])
+                if not slug:
+                    continue
+                named = _version_at(text, start, start + cut, slug)
+                if named is not None:
+                    yield named
+                    break
+
+
+# a word that holds a digit ("Qwen2.5-VL", "GPT-4o") or is followed by a number ("SAM 2"): only these
+# may be versioned names, and they are few
+_VERSIONED_WORD = re.compile(r"(?<![\w\-])[A-Za-z][A-Za-z\-_.]*(?:\d[\w.\-+]*|(?= \d))")
+_CUT = re.compile(r"[\d\-_.]|v\d")
+_SUFFIX = re.compile(rf"(?:{_PART})+{_END}")
+
+
+def _version_at(text: str, start: int, base_end: int, slug: str) -> NamedMethod | None:
+    """The versioned name whose family name spans ``text[start:base_end]``, if versions follow."""
+    m = _SUFFIX.match(text, base_end)
+    if m is None:
+        return None
+    kept: list[str] = []
+    for part in _parts(m.group()):
+        if _SIZE.match(part):
+            break  # "Llama-3.1-8B-Instruct" is Llama-3.1
+        kept.append(part)
+    if not kept or (not any(c.isdigit() for c in "".join(kept)) and len(kept) == 1 and kept[0][0] == " "):
+        return None
+    label = (text[start:base_end] + "".join(kept)).strip()
+    return NamedMethod(name_key(label), label, text[start : m.end()], start, m.end(), (slug,))
 
 
 def _parts(suffix: str) -> list[str]:
     return [m.group() for m in re.finditer(_PART, suffix)]
-
-
-def versioned(
-    text: str, families: dict[str, str], pattern: re.Pattern[str] | None = None
-) -> Iterator[NamedMethod]:
-    """Versioned names of model families in ``text``; ``families`` maps each family name to its slug."""
-    pattern = pattern or family_pattern(families)
-    folded = {name.casefold(): slug for name, slug in families.items()}
-    for m in pattern.finditer(text):
-        parts = _parts(m.group("suffix"))
-        if "".join(parts) != m.group("suffix"):
-            continue
-        kept: list[str] = []
-        for part in parts:
-            if _SIZE.match(part):
-                break  # "Llama-3.1-8B-Instruct" is Llama-3.1
-            kept.append(part)
-        if not kept or (not any(c.isdigit() for c in "".join(kept)) and len(kept) == 1 and kept[0][0] == " "):
-            continue
-        label = (m.group("base") + "".join(kept)).strip()
-        if label == m.group("base"):
-            continue
-        slug = families.get(m.group("base")) or folded[m.group("base").casefold()]
-        yield NamedMethod(name_key(label), label, m.group(), m.start(), m.end(), (slug,))
 
 
 # the long form of a defined short form names a method when it ends in one of these words
@@ -349,15 +377,16 @@ def coined_names(masked: str, known_spans: list[tuple[int, int]]) -> Iterator[Na
         if any(s < end and start < e for s, e in known_spans):
             continue
         after = masked[end : end + 40]
-        before = masked[max(0, start - 60) : start]
         if _DATA_AFTER.match(after) or _DATASET_SHAPE.search(word):
             continue
-        head = re.match(r"^[\s-]+([A-Za-z]+)", after)
-        in_list = _LIST_CUES.search(_list_lead(before)) is not None
-        if not ((head and head.group(1).lower() in _NAME_HEADS) or in_list):
+        head = _HEAD.match(after)
+        lead = _list_lead(masked[max(0, start - 60) : start])
+        if not ((head and head.group(1).lower() in _NAME_HEADS) or _LIST_CUES.search(lead)):
             continue
         model_word = _MODEL_WORD.match(masked, end) is not None
-        if not model_word and (_DATA_BEFORE.search(before) or _DATA_BEFORE.search(_list_lead(before))):
+        if not model_word and (
+            _DATA_BEFORE.search(masked, max(0, start - 60), start) or _DATA_BEFORE.search(lead)
+        ):
             continue
         label = _SIZE_TAIL.sub("", word) or word  # "WanX2.1-T2V-1.3B" is WanX2.1-T2V
         yield NamedMethod(name_key(label), label, word, start, end)
@@ -372,7 +401,11 @@ _SIZE_TAIL = re.compile(r"[-_](?:\d+x)?\d+(?:\.\d+)?[BMK]$")
 
 def _list_lead(before: str) -> str:
     """The text before a name with the earlier items of its list removed ("such as A, B, and ")."""
-    return re.sub(r"(?:[\w\-+.]+(?:\s[\w\-+.]+)?\s*(?:,|\band\b|\bor\b|/)\s*)+$", "", before)
+    return _EARLIER_ITEMS.sub("", before) if before.rstrip().endswith((",", "and", "or", "/")) else before
+
+
+_EARLIER_ITEMS = re.compile(r"(?:[\w\-+.]+(?:\s[\w\-+.]+)?\s*(?:,|\band\b|\bor\b|/)\s*)+$")
+_HEAD = re.compile(r"^[\s-]+([A-Za-z]+)")
 
 
 def _singulars(label: str) -> set[str]:
