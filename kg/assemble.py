@@ -8,7 +8,7 @@ random ids, and no entity is a blank node.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
@@ -483,3 +483,33 @@ def ontology_triples() -> tuple[Triple, ...]:
             for t in ox.parse(f, format=ox.RdfFormat.TURTLE):
                 triples.append(Triple(t.subject, t.predicate, t.object))  # default graph
     return tuple(triples)
+
+
+def relabel(triples: Iterable[Triple], labels: Mapping[str, str]) -> Iterator[Triple]:
+    """The taxonomy's triples with the known methods the user's thesaurus renames (``labels``: slug ->
+    label, ``kg.resolve.Curation.labels``) shown under their new label: it becomes the concept's
+    ``skos:prefLabel`` (in the old one's language), and the old one an ``skos:altLabel`` (so the old
+    name still finds the concept); an altLabel equal to the new label goes (SKOS keeps them apart)."""
+    if not labels:
+        yield from triples
+        return
+    renamed = {method_iri(slug).value: label for slug, label in labels.items()}
+    for t in triples:
+        label = renamed.get(t.subject.value) if isinstance(t.subject, ox.NamedNode) else None
+        old = t.object
+        if (
+            label is None
+            or not isinstance(old, ox.Literal)
+            or t.predicate not in (SKOS.prefLabel, SKOS.altLabel)
+        ):
+            yield t
+            continue
+        if t.predicate == SKOS.prefLabel:
+            language = old.language
+            yield Triple(
+                t.subject, SKOS.prefLabel, ox.Literal(label, language=language) if language else string(label)
+            )
+            if old.value != label:
+                yield Triple(t.subject, SKOS.altLabel, old)
+        elif old.value != label:
+            yield t

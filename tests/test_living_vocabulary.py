@@ -23,7 +23,7 @@ from rdflib import RDF, Literal, Namespace, URIRef
 from kg import extractors
 from kg.errors import IssueLog
 from kg.extractors.methods import name_key
-from kg.pipeline import Build, BuildOptions, build, write_outputs
+from kg.pipeline import BuildOptions, build, write_outputs
 from kg.records import Mention, Record
 from kg.vocab import DATA_BASE, METHOD_BASE, ontology_path
 from tests.conftest import to_rdflib
@@ -104,7 +104,9 @@ def paper_titled(g: rdflib.Graph, title: str) -> URIRef:
 def test_a_named_method_is_the_concept_another_paper_introduces(papers: Path) -> None:
     result = build([papers], BuildOptions(), IssueLog())
     g = to_rdflib(result)
-    a, b, c = (paper_titled(g, t) for t in ("FooNet for everything", "A study of adapters", "Operators again"))
+    a, b, c = (
+        paper_titled(g, t) for t in ("FooNet for everything", "A study of adapters", "Operators again")
+    )
     assert (a, KG.introduces, FOONET) in g
     assert (b, SCHEMA.mentions, FOONET) in g
     assert (c, SCHEMA.mentions, FOONET) in g  # "FooNets": one name, one key
@@ -115,7 +117,10 @@ def test_a_named_method_is_the_concept_another_paper_introduces(papers: Path) ->
     assert set(g.objects(FOONET, RDF.type)) == {KG.Method, SKOS.Concept}
     assert list(g.objects(FOONET, SKOS.prefLabel)) == [Literal("FooNet")]
     assert set(g.objects(FOONET, SKOS.inScheme)) == {URIRef(DATA_BASE + "methods")}
-    assert set(g.objects(FOONET, SKOS.related)) == {URIRef(METHOD_BASE + "lora"), URIRef(METHOD_BASE + "transformer")}
+    assert set(g.objects(FOONET, SKOS.related)) == {
+        URIRef(METHOD_BASE + "lora"),
+        URIRef(METHOD_BASE + "transformer"),
+    }
     assert list(g.objects(DEEPONET, SKOS.prefLabel)) == [Literal("DeepONet")]  # the least of the names
     assert set(g.objects(DEEPONET, RDF.type)) == {KG.Method, SKOS.Concept}
     # evidence, as for known methods
