@@ -484,6 +484,8 @@ def _paper(
             parent = m.key.split("/")[0]
             all_areas.setdefault(m.key, Area(m.key, m.get("child"), parent, m.get("parent")))
     by_kind.pop("author", None)
+    if "named-method" in by_kind and "introduced-method" in by_kind:
+        by_kind["named-method"] = _own_names(by_kind["named-method"], by_kind["introduced-method"])
     others = [m for kind in sorted(by_kind) for m in by_kind[kind]]
     sources = tuple(
         SourceRef(r.key, r.source.path, r.at.line, r.reader, r.source.digest)
@@ -547,6 +549,25 @@ def _authors(ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog
             names[m.key][m.get("name", m.text)] += 1
         del d
     return tuple(authors)
+
+
+def _own_names(named: list[Mention], introduced: list[Mention]) -> list[Mention]:
+    """A paper's named methods, those that are a method it introduces under its other form keyed as
+    that method: "we propose Foo Bar Network (FBN) ... Foo Bar Network is faster" names FBN, the
+    concept the paper introduces (and that other papers naming FBN mention)."""
+    from kg.extractors.methods import name_key
+
+    own: dict[str, str] = {}
+    for m in introduced:
+        for form in (m.get("full"), m.get("short"), m.text):
+            if form:
+                own.setdefault(name_key(form), m.key)
+    return [
+        Mention(m.kind, own[m.key], m.text, m.at, m.extractor, m.position, m.detail)
+        if own.get(m.key, m.key) != m.key
+        else m
+        for m in named
+    ]
 
 
 def _first(spans: Iterable[Span | None]) -> str | None:

@@ -24,7 +24,7 @@ from kg import extractors
 from kg.errors import IssueLog
 from kg.extractors.methods import name_key
 from kg.pipeline import BuildOptions, build, write_outputs
-from kg.records import Mention, Record
+from kg.records import Location, Mention, Record
 from kg.vocab import DATA_BASE, METHOD_BASE, ontology_path
 from tests.conftest import to_rdflib
 from tests.test_queries import run
@@ -206,3 +206,80 @@ def test_end_to_end_with_the_methods_extractor(tmp_path: Path, monkeypatch: pyte
     if not named:
         pytest.skip("the methods extractor of this tree emits no named-method mentions yet")
     assert URIRef(DATA_BASE + "method/zetaformer") in named
+
+
+def test_a_paper_names_its_own_method_under_its_other_form() -> None:
+    """Within one paper, "Foo Bar Network (FBN)" introduced and "Foo Bar Network" named are one concept."""
+    from kg.assemble import Namer, assemble
+    from kg.records import Location, SourceFile, Span
+    from kg.resolve import Resolver
+
+    at = Location("a.bib", 1)
+    record = Record(
+        "bibtex", SourceFile("a.bib", "1" * 64, "bibtex"), at, title=Span("A title of four words", at)
+    )
+    introduced = Mention(
+        "introduced-method",
+        "fbn",
+        "FBN",
+        at,
+        "methods",
+        0,
+        (("full", "Foo Bar Network"), ("related", ""), ("short", "FBN")),
+    )
+    named = Mention(
+        "named-method",
+        "foo-bar-network",
+        "Foo Bar Network",
+        at,
+        "methods",
+        40,
+        (("label", "Foo Bar Network"), ("related", "")),
+    )
+    other = Mention(
+        "named-method", "bazformer", "BazFormer", at, "methods", 60, (("label", "BazFormer"), ("related", ""))
+    )
+    resolver = Resolver(IssueLog())
+    resolver.add(record, [introduced, named, other])
+    resolution = resolver.resolve()
+    (paper,) = resolution.papers
+    assert sorted((m.kind, m.key) for m in paper.mentions) == [
+        ("introduced-method", "fbn"),
+        ("named-method", "bazformer"),
+        ("named-method", "fbn"),
+    ]
+    triples = list(assemble(resolution, Namer()))
+    fbn = ox.NamedNode(DATA_BASE + "method/fbn")
+    mentioned = {t.object for t in triples if t.predicate.value == str(SCHEMA.mentions)}
+    assert fbn in mentioned and ox.NamedNode(DATA_BASE + "method/foo-bar-network") not in mentioned
+    labels = [
+        t.object.value for t in triples if t.subject == fbn and t.predicate.value == str(SKOS.prefLabel)
+    ]
+    assert labels == ["FBN"]  # the introducing mention names it
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 0, 2)])
+def test_the_introducer_names_the_concept_whatever_the_order(order: tuple[int, int, int]) -> None:
+    from kg.assemble import _Introduced
+
+    at = Location("a.bib", 1)
+    mentions = [
+        Mention("named-method", "foonet", "FOONET", at, "m", 0, (("label", "FOONET"), ("related", "lora"))),
+        Mention(
+            "introduced-method",
+            "foonet",
+            "FooNet",
+            at,
+            "m",
+            0,
+            (("full", ""), ("related", ""), ("short", "FooNet")),
+        ),
+        Mention(
+            "named-method", "foonet", "Foonets", at, "m", 0, (("label", "Foonet"), ("related", "transformer"))
+        ),
+    ]
+    summaries: dict[tuple[str, str], _Introduced] = {}
+    for i in order:
+        _Introduced.add(summaries, mentions[i])
+    (summary,) = summaries.values()
+    assert (summary.label, summary.introduced, summary.related) == ("FooNet", True, {"lora", "transformer"})
