@@ -210,8 +210,7 @@ def notice(graph: nx.Graph) -> str:
     generic = int(graph.graph.get("generic_left_out", 0))
     if generic:
         parts.append(
-            f"{generic:,} generic concepts (kg:generic: neural network, language model, ...) are left out "
-            "(--generic shows them)."
+            f"{generic:,} generic concepts (kg:generic: umbrella terms) are left out (--generic shows them)."
         )
     return " ".join(parts)
 

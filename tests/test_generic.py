@@ -3,6 +3,8 @@ co-occurrence queries and an author's topics by default, and back with the flag.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyoxigraph as ox
 import pytest
 
@@ -10,7 +12,7 @@ from kg import project
 from kg.errors import UsageError
 from kg.project import ViewOptions
 from kg.queries import Param
-from kg.vocab import KG, METHOD_BASE, XSD
+from kg.vocab import KG, METHOD_BASE, RDF, SCHEMA, XSD
 from tests.test_project import TEAM, small_store
 from tests.test_queries import run
 
@@ -92,3 +94,31 @@ def test_generic_parameter_is_a_boolean() -> None:
     assert Param("generic", "").term("FALSE") == ox.Literal("false", datatype=XSD.boolean)
     with pytest.raises(UsageError, match="true or false"):
         Param("generic", "").term("maybe")
+
+
+def test_kg_viz_topics_generic_flag(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from kg.cli import app
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    store = ox.Store(str(folder / "store"))
+    store.load(_GRAPH.encode(), ox.RdfFormat.TURTLE)
+    for paper in ("p1", "p2"):
+        store.add(ox.Quad(ox.NamedNode(f"https://example.org/{paper}"), RDF.type, SCHEMA.ScholarlyArticle))
+    store.flush()
+    del store
+    runner = CliRunner()
+    default = runner.invoke(
+        app, ["viz", "topics", "--out", str(folder), "--output", str(tmp_path / "a.html")]
+    )
+    assert default.exit_code == 0, default.output
+    assert "1 generic concepts" in default.output
+    page = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert "LoRA" in page and "neural network" not in page
+    shown = runner.invoke(
+        app, ["viz", "topics", "--generic", "--out", str(folder), "--output", str(tmp_path / "b.html")]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "neural network" in (tmp_path / "b.html").read_text(encoding="utf-8")
