@@ -737,10 +737,11 @@ class Curation:
     def apply(self, mentions: list[Mention]) -> list[Mention]:
         """A record's mentions as the thesaurus has them: renamed, moved or dropped."""
         out: list[Mention] = []
-        authors: set[str] = set()
+        authors: dict[str, bool] = {}  # person key -> whether the thesaurus made it
         for m in mentions:
             if m.kind == "author":
-                if m.key in self.persons:
+                merged = m.key in self.persons
+                if merged:
                     row, change = self.persons[m.key]
                     self._used.add(row)
                     if change is None:
@@ -749,9 +750,9 @@ class Curation:
                     m = Mention(
                         m.kind, key, m.text, m.at, m.extractor, m.position, _with(m.detail, "name", name)
                     )
-                if m.key in authors:  # two spellings of one person merged: one authorship
-                    continue
-                authors.add(m.key)
+                if m.key in authors and (merged or authors[m.key]):
+                    continue  # two spellings of one person in one list, merged: one authorship
+                authors[m.key] = authors.get(m.key, False) or merged
                 out.append(m)
                 continue
             if m.kind == "method":

@@ -122,3 +122,25 @@ def test_kg_viz_topics_generic_flag(tmp_path: Path) -> None:
     )
     assert shown.exit_code == 0, shown.output
     assert "neural network" in (tmp_path / "b.html").read_text(encoding="utf-8")
+
+
+def test_shapes_want_generic_as_one_boolean() -> None:
+    import pyshacl
+    import rdflib
+
+    from kg.vocab import ontology_path
+
+    shapes = rdflib.Graph().parse(ontology_path("shapes.ttl"))
+    concept = """
+    @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+    @prefix kg: <https://w3id.org/kg/ns#> .
+    @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    <https://w3id.org/kg/method/scheme> a skos:ConceptScheme .
+    <https://w3id.org/kg/method/nn> a skos:Concept ; skos:prefLabel "neural network"@en ;
+        skos:inScheme <https://w3id.org/kg/method/scheme> ; kg:generic %s .
+    """
+    good = rdflib.Graph().parse(data=concept % "true", format="turtle")
+    assert pyshacl.validate(good, shacl_graph=shapes, advanced=True)[0]
+    bad = rdflib.Graph().parse(data=concept % '"yes"', format="turtle")
+    conforms, _, text = pyshacl.validate(bad, shacl_graph=shapes, advanced=True)
+    assert not conforms and "generic" in text

@@ -277,3 +277,21 @@ def test_known_rename_is_a_label_not_a_new_concept() -> None:
     mention = Mention("method", "lora", "LoRA", AT, "methods", 0)
     assert c.apply([mention]) == [mention]
     assert c.labels == {"lora": "Low-Rank Adapters"}
+
+
+def test_two_spellings_merged_in_one_author_list_are_one_authorship() -> None:
+    c = curation("Hinrich Schuetze\tHinrich Schütze\n")
+
+    def author(name: str, index: int) -> Mention:
+        return Mention(
+            "author", name.casefold(), name, AT, "authors", index + 1, (("index", str(index)), ("name", name))
+        )
+
+    got = c.apply([author("Hinrich Schütze", 0), author("Ada Lovelace", 1), author("Hinrich Schuetze", 2)])
+    assert [(m.key, m.get("name"), m.text) for m in got] == [
+        ("hinrich schütze", "Hinrich Schütze", "Hinrich Schütze"),
+        ("ada lovelace", "Ada Lovelace", "Ada Lovelace"),
+    ]
+    # a name a list repeats that the thesaurus does not touch is left as the list has it
+    twice = c.apply([author("Ada Lovelace", 0), author("Ada Lovelace", 1)])
+    assert len(twice) == 2
