@@ -283,3 +283,13 @@ def test_the_introducer_names_the_concept_whatever_the_order(order: tuple[int, i
         _Introduced.add(summaries, mentions[i])
     (summary,) = summaries.values()
     assert (summary.label, summary.introduced, summary.related) == ("FooNet", True, {"lora", "transformer"})
+
+
+def test_method_lookup_by_key_under_another_base(papers: Path) -> None:
+    """A named or introduced method is found by its key whatever the build's base IRI (the lookup
+    derives it from the scheme of introduced methods), and by its label."""
+    result = build([papers], BuildOptions(base="https://example.org/kg/"), IssueLog())
+    for name in ("FOONET", "foonet", "FooNet"):
+        trend = run(result.store, "method-trend", method=name)
+        assert _labels(trend, "concept") == ["https://example.org/kg/method/foonet"], name
+    assert _labels(run(result.store, "method-trend", method="Foo Net"), "concept") == []
