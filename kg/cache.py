@@ -50,8 +50,9 @@ def extraction_key(extractors: Iterable[str]) -> str:
 
 def resolution_key(thesaurus_digest: str) -> str:
     """What resolution depends on beyond the extracted mentions: the user's thesaurus (its SHA-256;
-    ``""`` without one).  Recorded in the manifest, so a build folder says what it was resolved with
-    and :attr:`Manifest.resolution` tells a rebuild whether its papers must be resolved afresh.
+    ``""`` without one).  Recorded in the manifest, so that a build folder says what it was resolved
+    with; it is not part of :func:`extraction_key`, as a changed thesaurus changes no extraction
+    (cached mentions stay good, and every build resolves all of them again).
 
     >>> resolution_key(""), len(resolution_key("ab" * 32))
     ('', 20)
