@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from os import PathLike
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import rdflib
+
+    from kg.errors import IssueLog
+    from kg.pipeline import Build
 
 __version__ = "0.1.0"
 
@@ -33,3 +37,44 @@ def open(out: str | PathLike[str] = "outputs", read_only: bool = True) -> rdflib
 
     store: ox.Store = open_store(Path(out), read_only=read_only)
     return rdflib.Graph(store=OxigraphStore(store=store), identifier=DATASET_DEFAULT_GRAPH_ID)
+
+
+def build(
+    paths: Iterable[str | PathLike[str]] = ("seeds",),
+    out: str | PathLike[str] | None = None,
+    *,
+    thesaurus: str | PathLike[str] | None = None,
+    base: str | None = None,
+    workers: int = 1,
+    log: IssueLog | None = None,
+) -> Build:
+    """Build the graph of the inputs (files or folders); with ``out``, write the build folder too
+    (reusing its cache, as ``kg build --out`` does).  ``thesaurus`` is a VOSviewer-style thesaurus
+    that merges, renames or drops methods and persons (docs/thesaurus.md).  Problems go to ``log``
+    (the result's ``log``); nothing is printed.
+
+    >>> import kg
+    >>> result = kg.build(["seeds"], "outputs", thesaurus="thesaurus.txt")  # doctest: +SKIP
+    >>> result.summary()["papers"]  # doctest: +SKIP
+    157
+    """
+    from pathlib import Path
+
+    from kg.errors import IssueLog
+    from kg.pipeline import BuildOptions, write_outputs
+    from kg.pipeline import build as run
+    from kg.store import staging
+    from kg.vocab import DATA_BASE
+
+    folder = Path(out) if out is not None else None
+    options = BuildOptions(
+        base=base or DATA_BASE,
+        cache=folder,
+        workers=workers,
+        store=staging(folder) if folder is not None else None,
+        thesaurus=Path(thesaurus) if thesaurus is not None else None,
+    )
+    result = run([Path(p) for p in paths], options, log if log is not None else IssueLog())
+    if folder is not None:
+        write_outputs(result, folder)
+    return result

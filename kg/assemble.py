@@ -8,7 +8,7 @@ random ids, and no entity is a blank node.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
@@ -144,7 +144,8 @@ def assemble(
     repos: dict[str, _Repository] = {}
     links: dict[str, str] = {}
     # by kind and key: a name one paper introduces as a method and another as a dataset or library is
-    # two nodes, each described from its own mentions
+    # two nodes, each described from its own mentions; a method a paper names (``named-method``) is
+    # the concept a paper that introduces the name gets (the living vocabulary: one key, one node)
     introduced: dict[tuple[str, str], _Introduced] = {}
     # the statistics the common questions rank and page by, counted as the papers pass (see
     # _statistics): each person's papers, and each concept's papers per year
@@ -162,6 +163,7 @@ def assemble(
                 {("arxiv", code, year) for code in paper.subjects}
                 | {("area", area, year) for area in paper.areas}
                 | {("method", m.key, year) for m in paper.mentions if m.kind == "method"}
+                | {("introduced", m.key, year) for m in paper.mentions if m.kind == "named-method"}
             )
         for m in paper.mentions:
             if m.kind == "repository":
@@ -169,7 +171,7 @@ def assemble(
             elif m.kind == "link":
                 kind = m.get("kind", "other")
                 links[m.key] = min(links.get(m.key, kind), kind)
-            elif m.kind in ("introduced-method", "introduced-resource"):
+            elif m.kind in ("introduced-method", "introduced-resource", "named-method"):
                 _Introduced.add(introduced, m)
     for person in resolution.persons.values():
         node = people[person.key]
@@ -217,6 +219,7 @@ def _statistics(per_year: Counter[tuple[str, str, str]], namer: Namer) -> Iterat
         "arxiv": subject_iri,
         "area": namer.area,
         "method": method_iri,
+        "introduced": namer.introduced,
     }
     for (scheme, key, year), papers in sorted(per_year.items()):
         concept = concepts[scheme](key)
@@ -317,6 +320,20 @@ def _mentions(paper: Paper, node: ox.NamedNode, namer: Namer) -> Iterator[Triple
             record = _record_of(m, records)
             if record is not None:
                 yield Triple(evidence, KG.inRecord, namer.record(record))
+        elif m.kind == "named-method":
+            # a method the text names that no vocabulary knows: the concept of its name, the one a
+            # paper introducing the name gets; the evidence key is set apart from known slugs'
+            concept = namer.introduced(m.key)
+            yield Triple(node, SCHEMA.mentions, concept)
+            evidence = namer.evidence(paper.key, "named-" + m.key)
+            yield Triple(node, KG.evidence, evidence)
+            yield Triple(evidence, RDF.type, KG.Evidence)
+            yield Triple(evidence, KG.evidenceOf, concept)
+            yield Triple(evidence, KG.matchedText, string(m.text))
+            yield Triple(evidence, KG.offset, integer(m.position))
+            record = _record_of(m, records)
+            if record is not None:
+                yield Triple(evidence, KG.inRecord, namer.record(record))
         elif m.kind == "introduced-method":
             yield Triple(node, KG.introduces, namer.introduced(m.key))
         elif m.kind == "introduced-resource":
@@ -384,8 +401,9 @@ def _repository(key: str, summary: _Repository) -> Iterator[Triple]:
 
 @dataclass(slots=True)
 class _Introduced:
-    """What the mentions of an introduced name say of it: the least label, resource type, long form
-    and short form (of those given), and every related and broader method slug."""
+    """What the mentions of an introduced or named name say of it: the least label (of the papers
+    that introduce it when there are any: the introducer names it), resource type, long form and
+    short form (of those given), and every related and broader method slug."""
 
     label: str
     type: str
@@ -393,18 +411,27 @@ class _Introduced:
     short: str
     related: frozenset[str]
     broader: frozenset[str]
+    introduced: bool
+    """Whether a paper introduces it (else papers only name it)."""
 
     @staticmethod
     def add(summaries: dict[tuple[str, str], _Introduced], m: Mention) -> None:
         related = frozenset(slug for slug in m.get("related").split(";") if slug)
         broader = frozenset((m.get("broader"),)) if m.get("broader") else frozenset()
-        seen = summaries.get((m.kind, m.key))
+        named = m.kind == "named-method"
+        label = (m.get("label") or m.text) if named else m.text
+        kind = "introduced-method" if named else m.kind
+        seen = summaries.get((kind, m.key))
         if seen is None:
-            summaries[m.kind, m.key] = _Introduced(
-                m.text, m.get("type", "dataset"), m.get("full"), m.get("short"), related, broader
+            summaries[kind, m.key] = _Introduced(
+                label, m.get("type", "dataset"), m.get("full"), m.get("short"), related, broader, not named
             )
             return
-        seen.label = min(seen.label, m.text)
+        if named != seen.introduced:  # a label of the same standing: the least
+            seen.label = min(seen.label, label)
+        elif not named:  # the first introducing paper: its label wins over the names others wrote
+            seen.label = label
+            seen.introduced = True
         seen.type = min(seen.type, m.get("type", "dataset"))
         seen.full = _least(seen.full, m.get("full"))
         seen.short = _least(seen.short, m.get("short"))
@@ -456,3 +483,33 @@ def ontology_triples() -> tuple[Triple, ...]:
             for t in ox.parse(f, format=ox.RdfFormat.TURTLE):
                 triples.append(Triple(t.subject, t.predicate, t.object))  # default graph
     return tuple(triples)
+
+
+def relabel(triples: Iterable[Triple], labels: Mapping[str, str]) -> Iterator[Triple]:
+    """The taxonomy's triples with the known methods the user's thesaurus renames (``labels``: slug ->
+    label, ``kg.resolve.Curation.labels``) shown under their new label: it becomes the concept's
+    ``skos:prefLabel`` (in the old one's language), and the old one an ``skos:altLabel`` (so the old
+    name still finds the concept); an altLabel equal to the new label goes (SKOS keeps them apart)."""
+    if not labels:
+        yield from triples
+        return
+    renamed = {method_iri(slug).value: label for slug, label in labels.items()}
+    for t in triples:
+        label = renamed.get(t.subject.value) if isinstance(t.subject, ox.NamedNode) else None
+        old = t.object
+        if (
+            label is None
+            or not isinstance(old, ox.Literal)
+            or t.predicate not in (SKOS.prefLabel, SKOS.altLabel)
+        ):
+            yield t
+            continue
+        if t.predicate == SKOS.prefLabel:
+            language = old.language
+            yield Triple(
+                t.subject, SKOS.prefLabel, ox.Literal(label, language=language) if language else string(label)
+            )
+            if old.value != label:
+                yield Triple(t.subject, SKOS.altLabel, old)
+        elif old.value != label:
+            yield t

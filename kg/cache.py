@@ -8,6 +8,11 @@ others come from the cache, so the graph is the same as a full rebuild's, and
 the issues of unchanged files are reported again.  The cache is tied to the kg
 version and to the shipped taxonomies: when either changes, everything is read
 afresh.  ``--full`` ignores the cache.
+
+What a build resolves with is keyed apart (:func:`resolution_key`, the manifest's
+``resolution``): the user's thesaurus applies after extraction, so a changed
+thesaurus re-resolves every paper (resolution always runs over every record, the
+cached ones too) without reading or extracting any file again.
 """
 
 from __future__ import annotations
@@ -43,6 +48,20 @@ def extraction_key(extractors: Iterable[str]) -> str:
     return h.hexdigest()[:20]
 
 
+def resolution_key(thesaurus_digest: str) -> str:
+    """What resolution depends on beyond the extracted mentions: the user's thesaurus (its SHA-256;
+    ``""`` without one).  Recorded in the manifest, so that a build folder says what it was resolved
+    with; it is not part of :func:`extraction_key`, as a changed thesaurus changes no extraction
+    (cached mentions stay good, and every build resolves all of them again).
+
+    >>> resolution_key(""), len(resolution_key("ab" * 32))
+    ('', 20)
+    """
+    if not thesaurus_digest:
+        return ""
+    return hashlib.sha256(f"{FORMAT}:thesaurus:{thesaurus_digest}".encode()).hexdigest()[:20]
+
+
 @dataclass(slots=True)
 class FileEntry:
     """One input file as the manifest remembers it."""
@@ -70,6 +89,8 @@ class Manifest:
     papers: dict[str, str] = field(default_factory=dict)
     generation: str = ""
     """The SHA-256 of the graph.ttl of the build this manifest completed (its store has the same stamp)."""
+    resolution: str = ""
+    """What the build resolved with (:func:`resolution_key`: the user's thesaurus); ``""`` without one."""
 
     @classmethod
     def load(cls, out: Path) -> Manifest:
@@ -78,7 +99,13 @@ class Manifest:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             files = {k: FileEntry(**v) for k, v in data["files"].items()}
-            return cls(str(data["extraction"]), files, dict(data["papers"]), str(data.get("generation", "")))
+            return cls(
+                str(data["extraction"]),
+                files,
+                dict(data["papers"]),
+                str(data.get("generation", "")),
+                str(data.get("resolution", "")),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return cls()
 
@@ -87,6 +114,7 @@ class Manifest:
             "format": FORMAT,
             "extraction": self.extraction,
             "generation": self.generation,
+            "resolution": self.resolution,
             "files": {k: vars_of(v) for k, v in sorted(self.files.items())},
             "papers": dict(sorted(self.papers.items())),
         }

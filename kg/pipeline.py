@@ -27,7 +27,7 @@ from typing import Any, BinaryIO, cast
 import pyoxigraph as ox
 
 from kg import store as stores
-from kg.assemble import Namer, assemble, ontology_triples
+from kg.assemble import Namer, assemble, ontology_triples, relabel
 from kg.cache import (
     CACHE_DIR,
     MANIFEST,
@@ -47,14 +47,16 @@ from kg.cache import (
     loads_identities,
     paper_hash,
     replay,
+    resolution_key,
 )
 from kg.errors import Issue, IssueLog, KgError, os_message
 from kg.exporters import Hashing, turtle
 from kg.extractors import EXTRACTORS, extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
+from kg.readers import thesaurus as thesauri
 from kg.records import Location, Mention, Record
-from kg.resolve import Identity, Paper, Place, Plan, Streaming
+from kg.resolve import Curation, Identity, Paper, Place, Plan, Streaming
 from kg.store import STORE_DIR
 from kg.vocab import DATA_BASE
 
@@ -81,6 +83,9 @@ class BuildOptions:
     """Assemble the graph in an on-disk store here (see ``kg.store.staging``); default: in memory."""
     scheduler: str | None = None
     """Address of a Dask distributed scheduler (``tcp://host:port``) to run the extractors on."""
+    thesaurus: Path | None = None
+    """A VOSviewer-style thesaurus (``label<TAB>replace by``) that merges, renames or drops methods
+    and persons (``kg build --thesaurus``; see ``kg.resolve.Curation`` and docs/thesaurus.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +322,17 @@ def _build(
     files = discover(paths, log)
     extractors = tuple(options.extractors or EXTRACTORS)
     previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
-    manifest = Manifest(extraction=extraction_key(extractors))
+    # the thesaurus is read once, before the inputs, and applied where identity is decided
+    thesaurus = (
+        thesauri.read(options.thesaurus, log, shown_path(options.thesaurus))
+        if options.thesaurus is not None
+        else None
+    )
+    curation = Curation.of(thesaurus) if thesaurus is not None else None
+    manifest = Manifest(
+        extraction=extraction_key(extractors),
+        resolution=resolution_key(thesaurus.digest if thesaurus is not None else ""),
+    )
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
     tally = {"read": 0, "reused": 0}
     accepted: list[tuple[InputFile, str, os.stat_result]] = []
@@ -392,10 +407,11 @@ def _build(
             identities = extraction.identify(accepted, remembered, fresh_keys, progress)
             plan = Plan.of(identities)
             identified = time.perf_counter()
-            streaming = Streaming(plan, log, records(extraction), observe)
+            streaming = Streaming(plan, log, records(extraction), observe, curation)
             del plan
+            renamed = curation.labels if curation is not None else {}
             quads = itertools.chain(
-                ontology_triples() if options.taxonomies else (),
+                relabel(ontology_triples(), renamed) if options.taxonomies else (),
                 assemble(streaming, namer, codes().values()),
             )
             if stream is None:

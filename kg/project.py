@@ -327,13 +327,29 @@ def coauthors(
 # --- topics ----------------------------------------------------------------------------------------------
 
 
-def _concepts(store: Source) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]]]:
-    """Papers of each method and subject concept, and the concepts' labels and types."""
+def generic_concepts(store: Source) -> set[str]:
+    """The umbrella concepts (``kg:generic true``: neural network, language model, ...), by IRI.
+
+    They say little about what a paper does, so the topic view leaves them out unless asked.
+    """
+    return {concept for concept, flag in _pairs(store, "kg:generic") if flag in ("true", "1")}
+
+
+def _concepts(
+    store: Source, generic: bool = False
+) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]], int]:
+    """Papers of each method and subject concept, the concepts' labels and types, and how many
+    generic concepts papers mention that were left out (none when ``generic``)."""
     articles = _articles(store)
     papers: dict[str, set[str]] = defaultdict(set)
     kinds: dict[str, str] = {}
+    umbrella = set() if generic else generic_concepts(store)
+    left_out: set[str] = set()
     for kind, predicate in (("method", "schema:mentions"), ("subject", "dcterms:subject")):
         for paper, concept in _pairs(store, predicate):
+            if concept in umbrella:
+                left_out.add(concept)
+                continue
             if paper in articles:
                 papers[concept].add(paper)
                 kinds.setdefault(concept, kind)
@@ -353,7 +369,7 @@ def _concepts(store: Source) -> tuple[dict[str, set[str]], dict[str, dict[str, A
             for notation in notations.get(concept) or [""]
         )
         about[concept] = {"label": shown, "type": kind}
-    return papers, about
+    return papers, about, len(left_out)
 
 
 def _shown(label: str, notation: str) -> str:
@@ -365,15 +381,19 @@ def _shown(label: str, notation: str) -> str:
     return f"{label} ({notation})" if label and notation and label != notation else label or notation
 
 
-def topics(store: Source, *, min_occurrences: int = 1) -> nx.Graph:
+def topics(store: Source, *, min_occurrences: int = 1, generic: bool = False) -> nx.Graph:
     """Method concepts (``schema:mentions``) and arXiv subjects (``dcterms:subject``), linked by co-occurrence.
 
     A concept is kept when at least ``min_occurrences`` papers use it; the
     ``weight`` of an edge is the number of papers that use both concepts.
+    Generic concepts (``kg:generic true``) are left out unless ``generic``; the
+    graph's ``generic_left_out`` says how many were.
     """
-    papers_of, about = _concepts(store)
+    papers_of, about, left_out = _concepts(store, generic)
     years = _paper_years(store)
-    graph = nx.Graph(view="topics", min_occurrences=min_occurrences)
+    graph = nx.Graph(
+        view="topics", min_occurrences=min_occurrences, generic=generic, generic_left_out=left_out
+    )
     for concept in sorted(papers_of):
         papers = papers_of[concept]
         if len(papers) < min_occurrences:
@@ -780,6 +800,8 @@ class ViewOptions:
     max_nodes: int = DEFAULT_MAX_NODES
     max_edges: int | None = DEFAULT_MAX_EDGES
     """Links a view keeps at most (the strongest, see :func:`backbone`); ``None``: all of them."""
+    generic: bool = False
+    """topics: keep the generic (umbrella) concepts, ``kg:generic true``, that it leaves out by default."""
 
 
 def _coauthors(store: Source, o: ViewOptions) -> nx.Graph:
@@ -795,7 +817,7 @@ def _coauthors(store: Source, o: ViewOptions) -> nx.Graph:
 
 def _topics(store: Source, o: ViewOptions) -> nx.Graph:
     """Methods and arXiv subjects linked by co-occurrence in papers."""
-    return topics(store, min_occurrences=o.min_occurrences)
+    return topics(store, min_occurrences=o.min_occurrences, generic=o.generic)
 
 
 def _papers(store: Source, o: ViewOptions) -> nx.Graph:

@@ -126,7 +126,10 @@ class Mention:
     """Something an extractor found in a record, before identity is resolved.
 
     ``kind`` says what it is (``author``, ``subject``, ``area``,
-    ``repository``, ``link``, ``method``, ``introduced-method``); ``key`` is
+    ``repository``, ``link``, ``method`` (a known concept: key = its slug),
+    ``named-method`` (a method named in the text that no vocabulary knows: key =
+    ``kg.extractors.methods.name_key`` of its name, detail ``label`` and
+    ``related``), ``introduced-method``, ``introduced-resource``); ``key`` is
     the normalized key resolution uses; ``text`` is as written.  ``position``
     is the author order for authors and the character offset in the field
     for text matches.  ``detail`` holds extractor-specific scalar facts as

@@ -207,6 +207,11 @@ def notice(graph: nx.Graph) -> str:
             f"{whose} share {shown + cut:,} links; showing the strongest {shown:,} (each node's strongest, "
             f"then the heaviest), leaving out {cut:,} (raise --max-edges to see more)."
         )
+    generic = int(graph.graph.get("generic_left_out", 0))
+    if generic:
+        parts.append(
+            f"{generic:,} generic concepts (kg:generic: umbrella terms) are left out (--generic shows them)."
+        )
     return " ".join(parts)
 
 

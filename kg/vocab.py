@@ -108,7 +108,7 @@ RDF = ClosedNamespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#", ["type"])
 RDFS = ClosedNamespace("http://www.w3.org/2000/01/rdf-schema#", ["label", "comment", "seeAlso"])
 XSD = ClosedNamespace(
     "http://www.w3.org/2001/XMLSchema#",
-    ["string", "integer", "gYear", "date", "dateTime", "anyURI", "double"],
+    ["string", "integer", "gYear", "date", "dateTime", "anyURI", "double", "boolean"],
 )
 DCTERMS = ClosedNamespace(
     "http://purl.org/dc/terms/",

@@ -219,3 +219,19 @@ def test_a_big_build_spills_its_cache_entries(corpus: Path, tmp_path: Path) -> N
         return {p.name: p.read_bytes() for p in (folder / "cache").iterdir()}
 
     assert cache(out) == cache(tmp_path / "memory") and len(cache(out)) == 4
+
+
+def test_changed_thesaurus_is_resolved_again_from_the_cache(corpus: Path, tmp_path: Path) -> None:
+    """The thesaurus applies where identity is decided: a rebuild with another thesaurus reads no file
+    again and gives the graph a full build with that thesaurus gives."""
+    out = tmp_path / "out"
+    write_outputs(build([corpus], BuildOptions(cache=out), IssueLog()), out)
+    thesaurus = tmp_path / "thesaurus.txt"
+    thesaurus.write_text("label\treplace by\nThomas Hofmann\tT. Hofmann\n", encoding="utf-8")
+    options = BuildOptions(cache=out, thesaurus=thesaurus)
+    again = build([corpus], options, IssueLog())
+    assert (again.files_read, again.files_reused) == (0, 2)
+    assert again.changes is not None and again.changes.updated > 0
+    fresh = build([corpus], BuildOptions(thesaurus=thesaurus), IssueLog())
+    assert_isomorphic(to_rdflib(again), to_rdflib(fresh))
+    assert '"T. Hofmann"' in to_rdflib(fresh).serialize(format="nt")

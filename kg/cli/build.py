@@ -40,10 +40,23 @@ def build(
     full: Annotated[
         bool, typer.Option("--full", help="Read every file again instead of reusing OUT's cache.")
     ] = False,
+    thesaurus: Annotated[
+        Path | None,
+        typer.Option(
+            "--thesaurus",
+            metavar="FILE",
+            exists=True,
+            dir_okay=False,
+            help="A VOSviewer thesaurus (label<TAB>replace by) that merges, renames or drops methods and "
+            "persons; an empty replacement drops the term (see docs/thesaurus.md).",
+        ),
+    ] = None,
 ) -> None:
     """Build the graph from paper listings and write OUT/graph.ttl and OUT/store/.
 
     Example: kg build seeds/ --out outputs/
+
+    Example: kg build seeds/ --thesaurus thesaurus.txt
     """
     from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, write_outputs
     from kg.pipeline import build as run_build
@@ -67,6 +80,7 @@ def build(
         workers=workers or (os.cpu_count() or 1),
         store=staging(out),
         scheduler=scheduler,
+        thesaurus=thesaurus,
     )
     with progress_bar(quiet) as bar:
         task = bar.add_task("identifying", total=None)

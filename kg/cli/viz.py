@@ -59,6 +59,13 @@ def viz(
     min_occurrences: Annotated[
         int, typer.Option(min=1, help="topics: concepts used by fewer papers are left out.")
     ] = 1,
+    generic: Annotated[
+        bool,
+        typer.Option(
+            "--generic",
+            help="topics: keep generic concepts (neural network, language model, ...) left out by default.",
+        ),
+    ] = False,
     focus: Annotated[
         str, typer.Option(help="ego: the person, paper, method or subject (label or IRI).")
     ] = "",
@@ -99,6 +106,7 @@ def viz(
         max_authors=max_authors,
         min_papers=min_papers,
         min_occurrences=min_occurrences,
+        generic=generic,
         focus=focus,
         depth=depth,
         resolution=resolution,

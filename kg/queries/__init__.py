@@ -18,6 +18,9 @@ are named for what they take and bound as RDF terms (see ``kg.sparql.bind``):
   categories), an arXiv subject name or a conference area label;
 - ``year``: a year, as an integer (bound as ``xsd:gYear``);
 - ``owner``: a GitHub owner, as written (ignoring case);
+- ``generic``: ``true`` or ``false`` (also ``yes``/``no``, ``1``/``0``), bound as ``xsd:boolean``:
+  whether generic concepts (``kg:generic true``: neural network, language model, ...) are listed
+  and counted; the queries that take it default to ``false``;
 - ``limit``: at most this many rows (a row cap, not a binding).
 
 >>> QUERIES["coauthors"].params[0].name
@@ -47,9 +50,13 @@ PARAM_KINDS: dict[str, str] = {
     "subject": "an arXiv code, subject name or area label",
     "year": "a year (integer)",
     "owner": "a GitHub owner",
+    "generic": "true or false: include generic (umbrella) concepts",
     "limit": "at most this many rows",
 }
 """Parameter names a named query may declare, and what each takes."""
+
+
+_BOOLEANS = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +69,19 @@ class Param:
     default: str | None = None
 
     def term(self, value: str) -> Term:
-        """The RDF term a value is bound as (``year`` as ``xsd:gYear``, the others as strings).
+        """The RDF term a value is bound as (``year`` as ``xsd:gYear``, ``generic`` as ``xsd:boolean``,
+        the others as strings).
 
         >>> Param("year", "").term("2024")
         <Literal value=2024 datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#gYear>>
+        >>> Param("generic", "").term("Yes").value
+        'true'
         """
+        if self.name == "generic":
+            flag = _BOOLEANS.get(value.strip().casefold())
+            if flag is None:
+                raise UsageError(f"generic must be true or false, not {value!r}", code="bad-param")
+            return ox.Literal(flag, datatype=XSD.boolean)
         if self.name == "year":
             if not re.fullmatch(r"\d{4}", value.strip()):
                 raise UsageError(f"year must be a 4-digit integer, not {value!r}", code="bad-param")
