@@ -2,7 +2,7 @@
 
 Run from the repository root (it reads nothing outside the repository)::
 
-    python ontology/make_methods.py
+    python ontology/make_methods.py            # --check: fail unless methods.ttl is what the tables give
 
 Inputs, all tables in ``ontology/`` (their columns are documented in ``docs/methods.md``):
 
@@ -692,7 +692,15 @@ def main() -> None:
         raise SystemExit("\n".join(tax.conflicts))
     check(tax)
     text = render(tax)
-    OUT_PATH.write_text(text, encoding="utf-8")
+    if "--check" in sys.argv:
+        current = OUT_PATH.read_text(encoding="utf-8") if OUT_PATH.exists() else ""
+        if current != text:
+            raise SystemExit(f"{OUT_PATH.name} is not what the tables give: run python ontology/make_methods.py")
+        print(f"{OUT_PATH.name} is what the tables give")
+        return
+    tmp = OUT_PATH.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(OUT_PATH)
     n_labels = sum(1 + len(n.alts) for n in tax.nodes.values())
     n_pwc = sum(1 for n in tax.nodes.values() if not n.curated)
     print(
