@@ -672,7 +672,7 @@ _RESOURCE_WORDS = (
 )
 
 
-_BENCH = re.compile(r"bench$", re.IGNORECASE)
+_BENCH = re.compile(r"(?:bench|eval|arena|QA)$", re.IGNORECASE)
 _DEFINITION = re.compile(r"^[\s,:()]*(?:\w+\)\s*,?\s*)?(?:is\s+)?(?:a|an|the)\b")
 _RESOURCE_PATTERNS = tuple((re.compile(rf"\b{word}"), kind) for word, kind in _RESOURCE_WORDS)
 
