@@ -45,7 +45,7 @@ def build(
 
     Example: kg build seeds/ --out outputs/
     """
-    from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, write_outputs
+    from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, check_inputs, check_out, check_replace, write_outputs
     from kg.pipeline import build as run_build
     from kg.vocab import DATA_BASE
 
@@ -53,6 +53,12 @@ def build(
     log = IssueLog(echo=None if quiet else print_issue)
     from kg.store import staging
 
+    try:  # before anything is read or written: a typo never replaces a good build
+        check_inputs(inputs)
+        check_out(out)
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(2) from e
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -78,6 +84,7 @@ def build(
         try:
             result = run_build(inputs, options, log, progress)
             bar.update(task, description="writing")
+            check_replace(result, out)
             from kg.shards import write_shards
 
             # before write_outputs, which moves the staging store into OUT/store
