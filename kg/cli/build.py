@@ -45,7 +45,7 @@ def build(
 
     Example: kg build seeds/ --out outputs/
     """
-    from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, check_inputs, check_out, check_replace, write_outputs
+    from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, write_outputs
     from kg.pipeline import build as run_build
     from kg.vocab import DATA_BASE
 
@@ -54,6 +54,8 @@ def build(
     from kg.store import staging
 
     try:  # before anything is read or written: a typo never replaces a good build
+        from kg.pipeline import check_inputs, check_out
+
         check_inputs(inputs)
         check_out(out)
     except KgError as e:
@@ -84,7 +86,9 @@ def build(
         try:
             result = run_build(inputs, options, log, progress)
             bar.update(task, description="writing")
-            check_replace(result, out)
+            from kg.pipeline import check_replace
+
+            check_replace(result, out)  # before the shards too: a build that lost its inputs writes nothing
             from kg.shards import write_shards
 
             # before write_outputs, which moves the staging store into OUT/store
