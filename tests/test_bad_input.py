@@ -74,7 +74,7 @@ def test_unknown_format_message_names_line_one(tmp_path: Path) -> None:
     [issue] = log.issues
     assert str(issue).endswith("[unknown-format]")
     assert str(issue).startswith(
-        f"{bad.as_posix() if bad.is_absolute() else bad}:1: error: unrecognised format"
+        f"{bad.as_posix() if bad.is_absolute() else bad}:1: error: CSV that no reader takes, starts with 'id,title'"
     )
 
 
