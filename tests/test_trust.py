@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from kg.cli import app
 from kg.errors import IssueLog, KgError
-from kg.pipeline import BuildOptions, build, write_outputs
+from kg.pipeline import Build, BuildOptions, build, write_outputs
 
 runner = CliRunner()
 MESSAGE = re.compile(r"^\S.*:\d+: (warning|error): .+ \[[a-z0-9]+(-[a-z0-9]+)*\]$")
@@ -71,7 +71,7 @@ def good_build(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
 def test_a_typo_in_the_input_path_is_a_usage_error_and_touches_nothing(
     good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    inputs, out, before = good_build
+    _, out, before = good_build
     code, output = run("build", str(tmp_path / "inz"), "--out", str(out), "-j", "1")
     assert code == 2
     assert messages(output) == [
@@ -100,11 +100,16 @@ def test_a_build_that_read_no_record_keeps_the_previous_outputs(
     assert code == 1
     lines = messages(output)
     assert [line.rsplit(" ", 1)[1] for line in lines] == ["[binary-file]", "[binary-file]", "[outputs-kept]"]
-    assert lines[-1] == f"{out}:0: error: build read no records; {out} keeps its 2 papers (expected at least one record) [outputs-kept]"
+    assert (
+        lines[-1]
+        == f"{out}:0: error: build read no records; {out} keeps its 2 papers (expected at least one record) [outputs-kept]"
+    )
     assert snapshot(out) == before
 
 
-def test_an_empty_folder_is_a_no_input_error(good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+def test_an_empty_folder_is_a_no_input_error(
+    good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path
+) -> None:
     _, out, before = good_build
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -125,7 +130,9 @@ def test_an_empty_folder_into_a_new_out_is_an_error_not_a_silent_success(tmp_pat
     ]
 
 
-def test_the_library_refuses_to_replace_papers_with_nothing(good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+def test_the_library_refuses_to_replace_papers_with_nothing(
+    good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path
+) -> None:
     _, out, before = good_build
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -207,7 +214,9 @@ def test_an_unrelated_folder_is_a_fine_out(tmp_path: Path) -> None:
     assert (out / "notes.md").read_text() == "# notes\n"
 
 
-def test_the_output_folder_inside_the_inputs_is_not_read_back(good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+def test_the_output_folder_inside_the_inputs_is_not_read_back(
+    good_build: tuple[Path, Path, dict[str, str]], tmp_path: Path
+) -> None:
     inputs, _, _ = good_build
     out = inputs / "built"
     assert run("build", str(inputs), "--out", str(out), "-j", "1", "-q")[0] == 0
@@ -219,7 +228,9 @@ def test_the_output_folder_inside_the_inputs_is_not_read_back(good_build: tuple[
     assert "2 papers" in output
 
 
-def test_a_damaged_cache_and_manifest_rebuild_the_same_graph(good_build: tuple[Path, Path, dict[str, str]]) -> None:
+def test_a_damaged_cache_and_manifest_rebuild_the_same_graph(
+    good_build: tuple[Path, Path, dict[str, str]],
+) -> None:
     inputs, out, before = good_build
     for entry in (out / "cache").iterdir():
         entry.write_bytes(entry.read_bytes()[:7])
@@ -230,3 +241,264 @@ def test_a_damaged_cache_and_manifest_rebuild_the_same_graph(good_build: tuple[P
     after = snapshot(out)
     assert after["graph.ttl"] == before["graph.ttl"]
     assert after["manifest.json"] == before["manifest.json"]
+
+
+# ---------------------------------------------------------------- never misread a file
+
+LISTING = (
+    "论文检索\n\nDeep Learning · Everything Else\n\nAda Lovelace, Alan Turing\n\n"
+    "We study continual learning with replay buffers and find that big buffers help a lot.\n"
+)
+
+
+def read(path: Path) -> tuple[int, list[str]]:
+    """Papers built from one file, and the issue lines."""
+    log = IssueLog()
+    result = build([path], BuildOptions(taxonomies=False), log)
+    return result.summary()["papers"], [str(i) for i in log.issues]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "looks"),
+    [
+        (
+            "areas.json",
+            '{"papers": [\n {"area": "Computer Science · Artificial Intelligence",\n'
+            '  "authors": "Ada Lovelace, Alan Turing"},\n {"area": "Deep Learning · Everything Else",\n'
+            '  "authors": "Grace Hopper, Alan Turing"}]}\n',
+            "JSON",
+        ),
+        ("list.json", '[\n"Deep Learning · Everything Else",\n"Ada Lovelace, Alan Turing"\n]\n', "JSON"),
+        ("rows.csv", 'area,authors\nDeep Learning · Everything Else,"Ada Lovelace, Alan Turing"\n', "CSV"),
+        ("rows.tsv", "area\tauthors\nDeep Learning · Everything Else\tAda Lovelace\n", "TSV"),
+        (
+            "page.html",
+            "<!DOCTYPE html>\n<html><body><p>Deep Learning · Everything Else</p></body></html>\n",
+            "HTML",
+        ),
+        (
+            "feed.xml",
+            '<?xml version="1.0"?>\n<rss version="2.0"><channel></channel></rss>\n',
+            "XML (root <rss>)",
+        ),
+        (
+            "headerless.txt",
+            "Deep Learning · Everything Else\n\nAda Lovelace, Alan Turing\n\nAn abstract.\n\n"
+            "Theory · Learning Theory\n\nGrace Hopper, Alan Turing\n\nAnother abstract.\n",
+            "",
+        ),
+    ],
+)
+def test_structured_files_are_never_read_as_pages(tmp_path: Path, name: str, text: str, looks: str) -> None:
+    papers, issues = read(page(tmp_path, name, text))
+    assert papers == 0
+    [issue] = issues
+    assert issue.endswith("[unknown-format]")
+    kind = f"{looks} that no reader takes" if looks else "unrecognised format"
+    assert f":1: error: {kind}, starts with " in issue
+    assert MESSAGE.match(issue)
+
+
+def test_a_page_is_known_by_its_own_header(tmp_path: Path) -> None:
+    assert read(page(tmp_path, "listing.txt", LISTING)) == (1, [])
+
+
+def test_stray_nul_bytes_are_removed_and_the_records_kept(tmp_path: Path) -> None:
+    path = tmp_path / "scraped.txt"
+    path.write_bytes(LISTING.replace("replay buffers", "replay\x00 buffers").encode())
+    papers, issues = read(path)
+    assert papers == 1
+    assert issues == [
+        f"{path}:7: warning: 1 NUL byte(s) removed from line (expected printable text) [control-characters]"
+    ]
+    log = IssueLog()
+    result = build([path], BuildOptions(taxonomies=False), log)
+    import pyoxigraph as ox
+
+    abstracts = [
+        q.object.value
+        for q in result.store.quads_for_pattern(None, ox.NamedNode("http://purl.org/dc/terms/abstract"), None)
+    ]
+    assert abstracts == [
+        "We study continual learning with replay buffers and find that big buffers help a lot."
+    ]
+
+
+def test_a_nul_byte_in_a_json_line_keeps_the_record(tmp_path: Path) -> None:
+    line = '{"id": "2401.00001", "title": "Sparse\\u0000 adapters", "abstract": "We adapt\x00 sparsely.", "authors": "Ada Lovelace"}\n'
+    path = tmp_path / "meta.jsonl"
+    path.write_bytes(line.encode())
+    papers, issues = read(path)
+    assert papers == 1
+    assert [i.rsplit(" ", 1)[1] for i in issues] == ["[control-characters]"]
+
+
+def test_a_really_binary_file_is_still_refused(tmp_path: Path) -> None:
+    path = tmp_path / "blob.txt"
+    path.write_bytes(b"Daily Papers\n" + b"\x00\x01" * 500)
+    papers, issues = read(path)
+    assert papers == 0
+    assert issues == [
+        f"{path}:1: error: file is binary, has 500 NUL bytes (expected UTF-8 text) [binary-file]"
+    ]
+    utf16 = tmp_path / "utf16.txt"
+    utf16.write_bytes(DAILY.encode("utf-16-le"))
+    assert read(utf16)[1][0].endswith("[binary-file]")
+
+
+def test_a_pdf_is_reported_as_a_pdf(tmp_path: Path) -> None:
+    path = tmp_path / "paper.txt"
+    path.write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+    papers, issues = read(path)
+    assert papers == 0
+    assert issues == [
+        f"{path}:1: error: file is a PDF document, not text (expected a listing saved as text, "
+        "or a format of 'kg list readers') [unknown-format]"
+    ]
+
+
+FIVE = Path(__file__).resolve().parent / "cases" / "five-sources"
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        ("meta.jsonl", "meta.jsonl.gz"),
+        ("oai.xml", "harvest.xml.gz"),
+        ("atom.xml", "feed.xml.gz"),
+        ("refs.bib", "refs.bib.gz"),
+        ("profile.txt", "named-as-text.txt"),
+    ],
+)
+def test_gzip_inputs_are_read_as_they_are(tmp_path: Path, source: str, name: str) -> None:
+    import gzip
+
+    plain = FIVE / source
+    packed = tmp_path / name
+    packed.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+    expected_papers, expected_issues = read(plain)
+    papers, issues = read(packed)
+    assert expected_papers >= 1
+    assert papers == expected_papers
+    assert [i.split(": ", 1)[1] for i in issues] == [i.split(": ", 1)[1] for i in expected_issues]
+
+
+def test_a_damaged_gzip_file_is_an_error_and_the_records_before_the_damage_kept(tmp_path: Path) -> None:
+    import gzip
+
+    lines = [
+        f'{{"id": "2401.{n:05d}", "title": "Paper {n} on sparse adapters", "abstract": "We study adapters {n} '
+        + "at length " * 50
+        + f'.", "authors": "Ada Lovelace, Author {n}"}}\n'
+        for n in range(1, 400)
+    ]
+    blob = gzip.compress("".join(lines).encode(), mtime=0)
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(blob[: len(blob) * 2 // 3])
+    papers, issues = read(path)
+    assert 0 < papers < 399
+    [issue] = issues
+    assert issue.endswith("(expected a complete gzip file) [bad-gzip]")
+    assert " error: compressed data is damaged after line " in issue
+    head = tmp_path / "head.jsonl.gz"
+    head.write_bytes(blob[:30])
+    assert read(head) == (
+        0,
+        [
+            f"{head}:1: error: gzip file is damaged (Compressed file ended before the end-of-stream marker was reached; expected a complete gzip file) [bad-gzip]"
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "repositories"),
+    [
+        (
+            "Code: https://github.com/ai-lab/Volcanogithub.com/geo-lab/quake-net and more.",
+            ["ai-lab/Volcano", "geo-lab/quake-net"],
+        ),
+        ("Data: https://example.org/Sealinghttps://github.com/seal-lab/seal-net.", ["seal-lab/seal-net"]),
+        ("Code is at _https://github.com/md-lab/emph-net_ now.", ["md-lab/emph-net"]),
+        ("Code is at __https://github.com/md-lab/bold_net__.", ["md-lab/bold_net"]),
+        (r"Code: \hrefhttps://github.com/tex-lab/href-net{link 1}.", ["tex-lab/href-net"]),
+        ("Mirror: https://web.archive.org/web/2020/https://github.com/a/b (archived).", []),
+        ("Pages repo: https://github.com/user/user.github.com.", ["user/user.github.com"]),
+    ],
+)
+def test_github_links_glued_to_neighbours_are_split(text: str, repositories: list[str]) -> None:
+    from kg.extractors.links import find_links
+
+    found = [f"{f.owner}/{f.name}" for f in find_links(text) if f.kind == "repository"]
+    assert found == repositories
+
+
+def test_a_bibtex_href_keeps_its_repository(tmp_path: Path) -> None:
+    bib = (
+        "@article{a,\n  title = {Href Net},\n  author = {Lovelace, Ada},\n  year = {2024},\n"
+        "  abstract = {Code at \\href{https://github.com/tex-lab/href-net}{link 1} and "
+        "\\hrefhttps://github.com/tex-lab/lost-braces{link 2}.}\n}\n"
+    )
+    path = page(tmp_path, "refs.bib", bib)
+    log = IssueLog()
+    result = build([path], BuildOptions(taxonomies=False), log)
+    import pyoxigraph as ox
+
+    repos = sorted(
+        q.object.value
+        for q in result.store.quads_for_pattern(None, ox.NamedNode("https://schema.org/codeRepository"), None)
+    )
+    assert repos == ["https://github.com/tex-lab/href-net", "https://github.com/tex-lab/lost-braces"]
+
+
+def test_acm_and_msc_classes_are_not_arxiv_subjects(tmp_path: Path) -> None:
+    rows = [
+        '{"id": "2505.00001", "title": "Idioms", "abstract": "We study idioms.", "authors": ["Ada Lovelace"], '
+        '"categories": ["cs.CL", "cs.CV", "I.2.7; I.4.m"]}',
+        '{"id": "2505.00002", "title": "Scenes", "abstract": "We study scenes.", "authors": "Alan Turing", '
+        '"categories": "cs.CV 68T45 I.2.7; I.2.10"}',
+    ]
+    path = page(tmp_path, "daily.jsonl", "\n".join(rows) + "\n")
+    log = IssueLog()
+    result = build([path], BuildOptions(taxonomies=False), log)
+    assert log.issues == []
+    import pyoxigraph as ox
+
+    subjects = sorted(
+        q.object.value.rsplit("/", 1)[1]
+        for q in result.store.quads_for_pattern(None, ox.NamedNode("http://purl.org/dc/terms/subject"), None)
+    )
+    assert subjects == ["cs.CL", "cs.CV", "cs.CV"]
+
+
+def test_every_repository_has_its_url_on_the_seeds(seed_build: Build) -> None:
+    import pyoxigraph as ox
+
+    store = seed_build.store
+    rows = list(
+        store.query(
+            "SELECT ?r ?url WHERE { ?r a <https://schema.org/SoftwareSourceCode> OPTIONAL { ?r <https://schema.org/url> ?url } }"
+        )
+    )
+    assert len(rows) == 17
+    assert all(row["url"] is not None for row in rows)
+    assert all(
+        isinstance(row["url"], ox.Literal) and row["url"].value.lower() == row["r"].value for row in rows
+    )
+
+
+def test_areas_sharing_a_leaf_are_told_apart_in_every_label(seed_build: Build) -> None:
+    from kg import project
+
+    store = seed_build.store
+    rows = list(
+        store.query(
+            "SELECT ?label WHERE { ?p <https://w3id.org/kg/ns#area> ?a . ?a <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }"
+        )
+    )
+    labels = {row["label"].value for row in rows}
+    assert {"Deep Learning · Everything Else", "Optimization · Everything Else"} <= labels
+    assert "Everything Else" not in labels
+    view = project.view(store, "papers")
+    shown = [d["label"] for _, d in view.nodes(data=True) if d["type"] == "area"]
+    assert len(shown) == len(set(shown))
+    assert "Optimization · Everything Else" in shown
