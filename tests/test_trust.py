@@ -502,3 +502,96 @@ def test_areas_sharing_a_leaf_are_told_apart_in_every_label(seed_build: Build) -
     shown = [d["label"] for _, d in view.nodes(data=True) if d["type"] == "area"]
     assert len(shown) == len(set(shown))
     assert "Optimization · Everything Else" in shown
+
+
+# ---------------------------------------------------------------- every file kg writes opens everywhere
+
+HOSTILE_NAMES = [
+    "Antonio Laverghetta Jr.",
+    "A. B. Smith Jr.",
+    "Ends With Dot.",
+    'Zoë "Quote" O\'Brien',
+    "Back\\slash Person",
+    "Émile <Angle> Ampère&Co",
+    "%Percent #Hash Name",
+    "-Leading Hyphen",
+    "中文 名字",
+    "Mx. 🙂 Emoji",
+]
+HOSTILE_TITLES = [
+    "A \"quoted\" title with \\ a backslash and 'single' quotes.",
+    'Triple """ quotes, <angle> & ampersand, and a \\t written out',
+    "Ends with a dot.",
+    "Unicode 𝔸𝔹 \u00e9\u0301 and \\u0041 written out",
+]
+
+
+def test_every_rdf_file_kg_writes_parses_in_rdflib_and_oxigraph(tmp_path: Path) -> None:
+    import gzip
+    import json
+
+    import pyoxigraph as ox
+    import rdflib
+
+    rows = [
+        json.dumps(
+            {
+                "id": f"2401.{n:05d}",
+                "title": HOSTILE_TITLES[n % len(HOSTILE_TITLES)],
+                "abstract": f"We study {HOSTILE_TITLES[n % len(HOSTILE_TITLES)]} Code: https://github.com/o{n}/r.{n}.",
+                "authors": ", ".join(HOSTILE_NAMES[n : n + 3]),
+                "categories": "cs.LG",
+            },
+            ensure_ascii=False,
+        )
+        for n in range(len(HOSTILE_NAMES))
+    ]
+    inputs = page(tmp_path / "in", "meta.jsonl", "\n".join(rows) + "\n")
+    out = tmp_path / "out"
+    code, output = run(
+        "build", str(inputs), "--out", str(out), "--shards", str(tmp_path / "shards"), "-j", "1", "-q"
+    )
+    assert code == 0, output
+    files: dict[str, tuple[Path, str, ox.RdfFormat]] = {
+        "graph.ttl": (out / "graph.ttl", "turtle", ox.RdfFormat.TURTLE)
+    }
+    for name, suffix, rdflib_format, ox_format in (
+        ("turtle", "ttl", "turtle", ox.RdfFormat.TURTLE),
+        ("ntriples", "nt", "nt", ox.RdfFormat.N_TRIPLES),
+        ("nquads", "nq", "nquads", ox.RdfFormat.N_QUADS),
+        ("jsonld", "jsonld", "json-ld", ox.RdfFormat.JSON_LD),
+    ):
+        code, output = run("export", name, "--out", str(out))
+        assert code == 0, output
+        files[name] = (out / "export" / f"graph.{suffix}", rdflib_format, ox_format)
+    for shard in sorted((tmp_path / "shards").glob("*.nq.gz")):
+        plain = tmp_path / (shard.name.removesuffix(".gz"))
+        plain.write_bytes(gzip.decompress(shard.read_bytes()))
+        files[shard.name] = (plain, "nquads", ox.RdfFormat.N_QUADS)
+    assert any(name.endswith(".nq.gz") for name in files)
+    sizes = {}
+    for name, (path, rdflib_format, ox_format) in files.items():
+        if rdflib_format == "nquads":
+            dataset = rdflib.Dataset()
+            dataset.parse(path, format="nquads")
+            in_rdflib = len(list(dataset.quads((None, None, None, None))))
+        else:
+            in_rdflib = len(rdflib.Graph().parse(path, format=rdflib_format))
+        with path.open("rb") as f:
+            in_oxigraph = sum(1 for _ in ox.parse(f, format=ox_format))
+        assert in_rdflib == in_oxigraph > 0, name
+        sizes[name] = in_oxigraph
+    shards = sum(n for name, n in sizes.items() if name.endswith(".nq.gz"))
+    assert sizes["graph.ttl"] == sizes["turtle"] == sizes["ntriples"] == sizes["jsonld"]
+    assert sizes["nquads"] == shards >= sizes["graph.ttl"]
+    graph = rdflib.Graph().parse(out / "graph.ttl", format="turtle")
+    names = {str(o) for o in graph.objects(None, rdflib.FOAF.name)}
+    assert set(HOSTILE_NAMES) <= names
+    assert set(HOSTILE_TITLES) - {HOSTILE_TITLES[3]} <= {
+        str(o) for o in graph.objects(None, rdflib.DCTERMS.title)
+    }
+    persons = {str(s) for s in graph.subjects(rdflib.RDF.type, rdflib.FOAF.Person)}
+    assert "https://w3id.org/kg/id/person/antonio_laverghetta_jr" in persons
+    assert "https://w3id.org/kg/id/person/a._b._smith_jr" in persons
+    assert not any(p.endswith(".") for p in persons)
+    assert "\\." not in (out / "graph.ttl").read_text(encoding="utf-8")
