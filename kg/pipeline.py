@@ -50,7 +50,8 @@ from kg.cache import (
 )
 from kg.errors import Issue, IssueLog, KgError, UsageError, os_message
 from kg.exporters import Hashing, turtle
-from kg.extractors import EXTRACTORS, extract_all, warm
+from kg.extractors import check as check_extractors
+from kg.extractors import extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
 from kg.records import Location, Mention, Record
@@ -349,10 +350,10 @@ def _build(
 ) -> Build:
     log = log if log is not None else IssueLog()
     started = time.perf_counter()
+    extractors = check_extractors(options.extractors)  # an unknown name is an error, not ignored
     if options.store is not None:
         _make_room(options.store)
     files = discover(paths, log, options.cache)
-    extractors = tuple(options.extractors or EXTRACTORS)
     previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
     manifest = Manifest(extraction=extraction_key(extractors))
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
