@@ -595,3 +595,179 @@ def test_every_rdf_file_kg_writes_parses_in_rdflib_and_oxigraph(tmp_path: Path) 
     assert "https://w3id.org/kg/id/person/a._b._smith_jr" in persons
     assert not any(p.endswith(".") for p in persons)
     assert "\\." not in (out / "graph.ttl").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the first hour
+
+
+def test_kg_open_binds_every_prefix_kg_query_predeclares(seed_outputs: Path) -> None:
+    import kg as library
+    from kg.vocab import PREFIXES
+
+    graph = library.open(seed_outputs)
+    bound = {name: str(iri) for name, iri in graph.namespaces()}
+    assert {name: bound.get(name) for name in PREFIXES} == dict(PREFIXES)
+    rows = list(graph.query("SELECT ?p WHERE { ?p kg:paperCount ?n } LIMIT 3"))
+    assert len(rows) == 3
+
+
+def test_limit_raises_and_lowers_a_named_querys_own_cap(seed_outputs: Path) -> None:
+    def rows(*args: str) -> tuple[int, str]:
+        result = runner.invoke(app, ["query", "top-authors", "--out", str(seed_outputs), "-f", "tsv", *args])
+        assert result.exit_code == 0, result.output
+        return len(result.stdout.splitlines()) - 1, result.stderr
+
+    assert rows()[0] == 20  # its own cap
+    assert rows("--limit", "50") == (50, "kg query: stopped at 50 rows (more exist; raise --limit)\n")
+    assert rows("--limit", "100") == (70, "")  # every author the seeds have, and nothing said
+    assert rows("--limit", "5")[0] == 5
+    assert rows("-p", "limit=3", "--limit", "7")[0] == 7  # one cap: --limit is the named query's limit=
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(seed_outputs: Path) -> None:
+    import socket
+
+    pytest.importorskip("uvicorn")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--out", str(seed_outputs), "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use "
+        "(expected a free port; choose another with --port) [port-in-use]\n"
+    )
+
+
+def test_serve_checks_the_store_before_printing_a_url(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    result = runner.invoke(app, ["serve", "--out", str(tmp_path / "none"), "--port", "0"])
+    assert result.exit_code == 1
+    assert (
+        result.output
+        == f"error: no built graph in {tmp_path / 'none'} (run 'kg build --out {tmp_path / 'none'}' first) [no-store]\n"
+    )
+
+
+def test_http_errors_speak_http_and_endpoint_paths_match_oxigraph(seed_outputs: Path) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from kg.server import ServerOptions, create_app
+
+    with TestClient(create_app(ServerOptions(out=seed_outputs, workers=1))) as client:
+        missing = client.get("/queries/coauthors")
+        assert missing.status_code == 400
+        assert "parameter 'author' is required" in missing.text
+        assert "--param" not in missing.text
+        unknown = client.get("/queries/top-author")
+        assert unknown.status_code == 404
+        assert unknown.text.startswith("unknown query 'top-author'; did you mean top-authors? choose from: ")
+        count = "SELECT (COUNT(*) AS ?n) WHERE { ?s a foaf:Person }"
+        answers = [
+            client.get(path, params={"query": count}, headers={"Accept": "text/csv"}).text
+            for path in ("/query", "/sparql")
+        ]
+        assert answers[0] == answers[1] and answers[0].startswith("n\r\n")
+        for path in ("/views/coauthors", "/views/coauthors.html", "/views/topics"):
+            page = client.get(path)
+            assert page.status_code == 200 and page.text.startswith("<!DOCTYPE html>"), path
+        wrong = client.get("/views/coauthor")
+        assert wrong.status_code == 404 and "did you mean coauthors.html?" in wrong.text
+
+
+def test_readme_endpoint_examples_use_paths_both_servers_answer() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    urls = re.findall(r"http://(?:127\.0\.0\.1|localhost|HOST):7878(/[A-Za-z/{}._-]*)", readme)
+    assert urls
+    served = {"/query", "/store", "/sparql", "/", "/graph", "/queries"}
+    for path in urls:
+        assert path in served or path.startswith(("/queries/", "/views/")), path
+    # the endpoint a reader is told to point kg query/viz/load at works against oxigraph serve too
+    for line in readme.splitlines():
+        if "--endpoint http" in line and "7878" in line:
+            assert "7878/query" in line or "7878/store" in line, line
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["query", "top-author"], "unknown query 'top-author'; did you mean top-authors?"),
+        (["query", "summary", "-f", "jsn"], "unknown format 'jsn'; did you mean json?"),
+        (["export", "grahpml"], "unknown exporter 'grahpml'; did you mean graphml?"),
+        (["export", "graphml", "--view", "coauthor"], "unknown view 'coauthor'; did you mean coauthors?"),
+    ],
+)
+def test_unknown_names_suggest_the_nearest(seed_outputs: Path, args: list[str], said: str) -> None:
+    from kg.cli import main
+
+    result = runner.invoke(app, [*args, "--out", str(seed_outputs)])
+    if result.exit_code != 2:  # a UsageError the console script turns into exit 2
+        assert isinstance(result.exception, KgError), result.output
+        with pytest.raises(SystemExit) as exited:
+            import sys
+
+            old = sys.argv
+            sys.argv = ["kg", *args, "--out", str(seed_outputs)]
+            try:
+                main()
+            finally:
+                sys.argv = old
+        assert exited.value.code == 2
+        assert said in str(result.exception)
+    else:
+        assert said in result.output
+
+
+def test_an_unknown_extractor_given_to_the_library_is_an_error(tmp_path: Path) -> None:
+    from kg.errors import UsageError
+
+    inputs = page(tmp_path / "in")
+    with pytest.raises(UsageError) as caught:
+        build([inputs], BuildOptions(extractors=("authors", "link")), IssueLog())
+    assert caught.value.code == "unknown-extractor"
+    assert "unknown extractor 'link'; did you mean links?" in str(caught.value)
+    assert build([inputs], BuildOptions(extractors=("authors", "links")), IssueLog()).summary()["papers"] == 1
+
+
+def test_kg_list_help_names_everything_it_lists_and_output_has_no_markup() -> None:
+    result = runner.invoke(app, ["list", "--help"])
+    assert result.exit_code == 0
+    listed = re.findall(r"^  (\w+)  ", result.output, re.MULTILINE)
+    assert sorted(listed) == ["exporters", "extractors", "queries", "readers"]
+    first = " ".join(result.output.split("Options:")[0].split())
+    for word in listed:
+        assert word.rstrip("s") in first, word
+    for table in listed:
+        shown = runner.invoke(app, ["list", table]).output
+        assert "``" not in shown and ":func:" not in shown and ":class:" not in shown, table
+
+
+def test_every_issue_code_is_documented() -> None:
+    """Each code a build reports (``log.warn``/``log.error``) and each new code of issue 24 is in the README's list."""
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`", readme))
+    reported: set[str] = set()
+    for path in (root / "kg").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        reported |= set(
+            re.findall(r"\.(?:warn|error)\(\s*Location\((?:[^()]|\([^()]*\))*\),\s*\"([a-z0-9-]+)\"", text)
+        )
+        reported |= set(re.findall(r"\.(?:warn|error)\(\s*[\w.]+,\s*\"([a-z0-9-]+)\"", text))
+    assert len(reported) > 30
+    new = {
+        "missing-input",
+        "no-input",
+        "outputs-kept",
+        "not-a-build-folder",
+        "output-folder",
+        "bad-gzip",
+        "port-in-use",
+        "unknown-extractor",
+        "unknown-query",
+        "unknown-view",
+        "unknown-exporter",
+    }
+    assert (reported | new) - listed == set()
