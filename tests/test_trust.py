@@ -697,6 +697,7 @@ def test_readme_endpoint_examples_use_paths_both_servers_answer() -> None:
         (["query", "summary", "-f", "jsn"], "unknown format 'jsn'; did you mean json?"),
         (["export", "grahpml"], "unknown exporter 'grahpml'; did you mean graphml?"),
         (["export", "graphml", "--view", "coauthor"], "unknown view 'coauthor'; did you mean coauthors?"),
+        (["viz", "coautors"], "unknown view 'coautors'; did you mean coauthors?"),
     ],
 )
 def test_unknown_names_suggest_the_nearest(seed_outputs: Path, args: list[str], said: str) -> None:
