@@ -350,7 +350,7 @@ def _build(
 ) -> Build:
     log = log if log is not None else IssueLog()
     started = time.perf_counter()
-    extractors = check_extractors(options.extractors)  # an unknown name is an error, not ignored
+    extractors = check_extractors(options.extractors or None)  # an unknown name is an error, not ignored
     if options.store is not None:
         _make_room(options.store)
     files = discover(paths, log, options.cache)
@@ -825,15 +825,16 @@ def check_replace(result: Build, out: Path) -> None:
             )
     if not reason:
         return
-    discard_build(result)
+    discard_build(result, out)
     raise KgError(reason, Location(shown_path(out), 0), code="outputs-kept")
 
 
-def discard_build(result: Build) -> None:
-    """Drop a build that will not be written: its on-disk staging store and spilled cache entries."""
+def discard_build(result: Build, out: Path) -> None:
+    """Drop a build that will not be written into ``out``: its staging store there (see
+    :func:`kg.store.staging`; a store elsewhere is the caller's) and its spilled cache entries."""
     at = result.store_path
     result.store = stores.memory()  # the last handle on the staging store
-    if at is not None and at.name != STORE_DIR:
+    if at is not None and at.parent == out and at.name != STORE_DIR:
         shutil.rmtree(at, ignore_errors=True)
         result.store_path = None
         result.turtle = None
@@ -863,7 +864,7 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
     try:
         check_out(out)
     except UsageError:
-        discard_build(result)
+        discard_build(result, out)
         raise
     check_replace(result, out)
     from kg.exporters import (
