@@ -772,3 +772,16 @@ def test_every_issue_code_is_documented() -> None:
         "unknown-exporter",
     }
     assert (reported | new) - listed == set()
+
+
+def test_csv_areas_are_parent_and_child_once(seed_outputs: Path, tmp_path: Path) -> None:
+    import csv
+
+    result = runner.invoke(
+        app, ["export", "csv", "--out", str(seed_outputs), "--output", str(tmp_path / "csv")]
+    )
+    assert result.exit_code == 0, result.output
+    with (tmp_path / "csv" / "papers.csv").open(encoding="utf-8", newline="") as f:
+        cells = {row["areas"] for row in csv.DictReader(f)} - {""}
+    assert "Deep Learning · Everything Else" in cells and "Optimization · Everything Else" in cells
+    assert all(part.count(" · ") == 1 for cell in cells for part in cell.split("; ")), cells
