@@ -105,6 +105,10 @@ def test_a_build_that_read_no_record_keeps_the_previous_outputs(
         == f"{out}:0: error: build read no records; {out} keeps its 2 papers (expected at least one record) [outputs-kept]"
     )
     assert snapshot(out) == before
+    code, quiet = run("build", str(inputs), "--out", str(out), "-j", "1", "-q")
+    assert code == 1
+    assert quiet == output  # -q prints every error too, and why nothing was replaced
+    assert snapshot(out) == before
 
 
 def test_an_empty_folder_is_a_no_input_error(

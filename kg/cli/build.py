@@ -95,6 +95,9 @@ def build(
             shard_files = write_shards(result.store, shards) if shards is not None else []
             written = write_outputs(result, out) + shard_files
         except KgError as e:
+            for issue in log.issues if quiet else ():  # -q: the errors that led here, then why it stopped
+                if issue.severity == "error":
+                    print_issue(issue)
             err.print(str(e), markup=False)
             raise typer.Exit(1) from e
     if quiet:
