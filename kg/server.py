@@ -2,7 +2,7 @@
 
 Routes:
 
-- ``/sparql``: the SPARQL 1.1 Protocol query operation: ``GET ?query=``, ``POST`` form
+- ``/sparql`` (and ``/query``, oxigraph serve's path): the SPARQL 1.1 Protocol query operation: ``GET ?query=``, ``POST`` form
   (``application/x-www-form-urlencoded``) and ``POST application/sparql-query``; results negotiated
   from ``Accept`` (JSON, XML, CSV, TSV; Turtle, N-Triples or RDF/XML for CONSTRUCT and DESCRIBE) or
   a ``format=`` parameter.  Updates (``update=``, ``application/sparql-update``) and ``SERVICE`` calls
