@@ -19,7 +19,8 @@ def open(out: str | PathLike[str] = "outputs", read_only: bool = True) -> rdflib
     """The graph of a build folder as an ``rdflib.Graph`` over its Oxigraph store (``OUT/store/``, oxrdflib).
 
     Read-only by default, so a running ``kg serve`` or another reader can share the store;
-    ``graph.query(...)`` runs SPARQL in Oxigraph, not in rdflib's Python engine.
+    ``graph.query(...)`` runs SPARQL in Oxigraph, not in rdflib's Python engine, with the
+    prefixes ``kg query`` predeclares bound (``kg:``, ``foaf:``, ``dcterms:``, ``schema:``, ...).
 
     >>> import kg
     >>> graph = kg.open("outputs")  # doctest: +SKIP
@@ -34,9 +35,14 @@ def open(out: str | PathLike[str] = "outputs", read_only: bool = True) -> rdflib
     from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
     from kg.store import open_store
+    from kg.vocab import PREFIXES
 
     store: ox.Store = open_store(Path(out), read_only=read_only)
-    return rdflib.Graph(store=OxigraphStore(store=store), identifier=DATASET_DEFAULT_GRAPH_ID)
+    graph = rdflib.Graph(store=OxigraphStore(store=store), identifier=DATASET_DEFAULT_GRAPH_ID)
+    # the prefixes ``kg query`` predeclares (``kg:`` among them), so the same query text runs here
+    for name, iri in PREFIXES.items():
+        graph.bind(name, iri, override=True, replace=True)
+    return graph
 
 
 def build(

@@ -47,18 +47,26 @@ class Namer:
 
     >>> Namer("https://example.org/").person("Zoë  Smith").value
     'https://example.org/person/zo%C3%AB_smith'
+    >>> Namer("https://example.org/").person("Antonio Laverghetta Jr.").value
+    'https://example.org/person/antonio_laverghetta_jr'
     """
 
     base: str = DATA_BASE
 
     def _iri(self, path: str) -> ox.NamedNode:
+        # a Turtle prefixed name cannot end in "." ("person:x_jr\." is legal but rdflib, among
+        # others, cannot read it): a last "." is written percent-encoded
+        if path.endswith("."):
+            path = path[:-1] + "%2E"
         return ox.NamedNode(self.base + path)
 
     def paper(self, key: str) -> ox.NamedNode:
         return self._iri("paper/" + quote(key, safe="-._~"))
 
     def person(self, key: str) -> ox.NamedNode:
-        return self._iri("person/" + quote("_".join(key.casefold().split()), safe="-._~"))
+        # the dots that end a name ("Jr.", "A. B.") are no part of its slug
+        slug = "_".join(key.casefold().split()).rstrip(".")
+        return self._iri("person/" + quote(slug or key, safe="-._~"))
 
     def authorship(self, paper_key: str, position: int) -> ox.NamedNode:
         return self._iri(f"authorship/{quote(paper_key, safe='-._~')}-{position}")
@@ -357,7 +365,11 @@ def _areas(areas: dict[str, Area], namer: Namer) -> Iterator[Triple]:
         parents.setdefault(area.parent_key, area.parent_label)
         node = namer.area(area.key)
         yield Triple(node, RDF.type, SKOS.Concept)
-        yield Triple(node, SKOS.prefLabel, string(area.label))
+        # two areas share a leaf ("Everything Else" under many parents): the label every view and
+        # query shows is the whole "Parent · Child" (SKOS wants prefLabels unique in a scheme);
+        # the leaf alone is an altLabel
+        yield Triple(node, SKOS.prefLabel, string(f"{area.parent_label} · {area.label}"))
+        yield Triple(node, SKOS.altLabel, string(area.label))
         yield Triple(node, SKOS.inScheme, scheme)
         yield Triple(node, SKOS.broader, namer.area(area.parent_key))
         yield Triple(namer.area(area.parent_key), SKOS.narrower, node)
@@ -394,9 +406,8 @@ def _repository(key: str, summary: _Repository) -> Iterator[Triple]:
     yield Triple(node, RDF.type, SCHEMA.SoftwareSourceCode)
     yield Triple(node, SCHEMA.name, string(f"{owner}/{name}"))
     yield Triple(node, KG.owner, string(owner))
-    url = summary.url
-    if url and url != key:
-        yield Triple(node, SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI))
+    # every repository has its URL (as written when given, else its IRI): a query joining on it finds all
+    yield Triple(node, SCHEMA.url, ox.Literal(summary.url or key, datatype=XSD.anyURI))
 
 
 @dataclass(slots=True)

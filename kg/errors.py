@@ -16,11 +16,12 @@ a.txt:3: warning: author list is empty [empty-authors]
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -127,6 +128,23 @@ class IssueLog:
     def counts(self) -> dict[str, int]:
         """Number of issues per code, sorted by code."""
         return dict(sorted(Counter(i.code for i in self.issues).items()))
+
+
+def unknown(kind: str, name: str, choices: Iterable[str]) -> str:
+    """The message for a name that is none of ``choices``: the nearest one first, then them all.
+
+    >>> unknown("query", "top-author", ["coauthors", "summary", "top-authors"])
+    "unknown query 'top-author'; did you mean top-authors? choose from: coauthors, summary, top-authors"
+    >>> unknown("format", "xlsx", ["csv", "json"])
+    "unknown format 'xlsx'; choose from: csv, json"
+    """
+    options = list(choices)
+    near = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    if not near:  # "TOP-AUTHORS", "Top_Authors": the same name in another case or spelling of '-'
+        folded = {o.casefold().replace("_", "-"): o for o in options}
+        near = [folded[k] for k in (name.casefold().replace("_", "-"),) if k in folded]
+    hint = f"; did you mean {near[0]}?" if near else ";"
+    return f"unknown {kind} {name!r}{hint} choose from: {', '.join(options)}"
 
 
 def _one_line(message: str, limit: int = 300) -> str:

@@ -49,9 +49,10 @@ from kg.cache import (
     replay,
     resolution_key,
 )
-from kg.errors import Issue, IssueLog, KgError, os_message
+from kg.errors import Issue, IssueLog, KgError, UsageError, os_message
 from kg.exporters import Hashing, turtle
-from kg.extractors import EXTRACTORS, extract_all, warm
+from kg.extractors import check as check_extractors
+from kg.extractors import extract_all, warm
 from kg.extractors.subjects import codes
 from kg.readers import digest, read_file
 from kg.readers import thesaurus as thesauri
@@ -170,9 +171,18 @@ def shown_path(path: Path) -> str:
         return path.resolve().as_posix()
 
 
-def discover(paths: Iterable[Path], log: IssueLog) -> list[InputFile]:
-    """Input files of the given files and folders (recursive, hidden files skipped), sorted, once each."""
+OUTPUT_NAMES = ("graph.ttl", "coauthors.html", "topics.html", STORE_DIR, CACHE_DIR, MANIFEST, "export")
+"""What kg writes into a build folder (``kg export`` adds ``export/``): never read back as input."""
+
+
+def discover(paths: Iterable[Path], log: IssueLog, out: Path | None = None) -> list[InputFile]:
+    """Input files of the given files and folders (recursive, hidden files skipped), sorted, once each.
+
+    A folder that holds no input file is a ``no-input`` error; kg's own outputs in the build folder
+    ``out`` (when it lies among the inputs) are skipped with an ``output-folder`` warning.
+    """
     found: dict[str, InputFile] = {}
+    skip = _identity(out) if out is not None else None
     for path in paths:
         shown = shown_path(path) if path.exists() else str(path)
         if not path.exists():
@@ -181,9 +191,18 @@ def discover(paths: Iterable[Path], log: IssueLog) -> list[InputFile]:
             )
             log.error(Location(shown, 0), "missing-input", what)
         elif path.is_dir():
-            for file in _walk(path, log):
+            listed = False
+            reported = len(log.issues)
+            for file in _walk(path, log, skip):
+                listed = True
                 s = shown_path(file)
                 found.setdefault(s, InputFile(file, s))
+            if not listed and len(log.issues) == reported:  # nothing in it, and nothing said why
+                log.error(
+                    Location(shown, 0),
+                    "no-input",
+                    "folder holds no input file (expected paper listings; hidden files are skipped)",
+                )
         elif path.is_file():
             found.setdefault(shown, InputFile(path, shown))
         else:
@@ -191,7 +210,15 @@ def discover(paths: Iterable[Path], log: IssueLog) -> list[InputFile]:
     return [found[k] for k in sorted(found)]
 
 
-def _walk(folder: Path, log: IssueLog) -> Iterator[Path]:
+def _identity(folder: Path) -> tuple[int, int] | None:
+    try:
+        st = folder.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _walk(folder: Path, log: IssueLog, out: tuple[int, int] | None = None) -> Iterator[Path]:
     import errno
 
     seen: set[tuple[int, int]] = set()
@@ -217,6 +244,17 @@ def _walk(folder: Path, log: IssueLog) -> Iterator[Path]:
             dirs.clear()
             continue
         seen.add((st.st_dev, st.st_ino))
+        if out is not None and (st.st_dev, st.st_ino) == out:
+            # the build folder lies among the inputs: what kg wrote there is no listing
+            ours = sorted(n for n in (*dirs, *files) if n in OUTPUT_NAMES)
+            if ours:
+                log.warn(
+                    Location(shown_path(here), 0),
+                    "output-folder",
+                    f"kg's own outputs in the output folder not read as input: {', '.join(ours)}",
+                )
+            dirs[:] = [d for d in dirs if d not in OUTPUT_NAMES]
+            files = [f for f in files if f not in OUTPUT_NAMES]
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if name.startswith("."):
@@ -317,10 +355,10 @@ def _build(
 ) -> Build:
     log = log if log is not None else IssueLog()
     started = time.perf_counter()
+    extractors = check_extractors(options.extractors or None)  # an unknown name is an error, not ignored
     if options.store is not None:
         _make_room(options.store)
-    files = discover(paths, log)
-    extractors = tuple(options.extractors or EXTRACTORS)
+    files = discover(paths, log, options.cache)
     previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
     # the thesaurus is read once, before the inputs, and applied where identity is decided
     thesaurus = (
@@ -726,6 +764,100 @@ def _cached(out: Path, shown: str, key: str, extraction: str) -> Extract | None:
     return extract
 
 
+def check_inputs(paths: Iterable[Path]) -> None:
+    """Refuse paths that do not exist, as ``cp`` does, before anything is read or written.
+
+    Raises :class:`~kg.errors.UsageError` (``missing-input``) naming the first.
+    (:func:`build` itself reports a missing path as an error and goes on with the others.)
+    """
+    for path in paths:
+        if not path.exists():
+            what = "link leads nowhere (dangling or a loop)" if path.is_symlink() else "no such file or folder"
+            raise UsageError(
+                f"{what} (expected an input file or folder)", Location(str(path), 0), code="missing-input"
+            )
+
+
+def check_out(out: Path) -> None:
+    """Refuse a build folder that holds what a build replaces (a ``graph.ttl``, a ``store/``, a
+    ``cache/`` ...) but that kg did not build: a wrong ``--out`` never overwrites someone's files.
+
+    A folder is kg's when its manifest reads or its store carries a build's generation stamp;
+    a new, empty or unrelated folder is fine (a build only writes ``OUTPUT_NAMES`` there).
+    Raises :class:`~kg.errors.UsageError` (``not-a-build-folder``).
+    """
+    try:
+        present = sorted(n for n in OUTPUT_NAMES if n != "export" and os.path.lexists(out / n))
+    except OSError:
+        return  # not listable: writing there fails with its own message
+    if not present or Manifest.load(out).extraction or stores.generation(out) is not None:
+        return
+    raise UsageError(
+        f"folder holds {', '.join(present)} but kg did not build it; a build would replace them "
+        "(expected a new or empty folder, or one kg built: choose another --out)",
+        Location(shown_path(out), 0),
+        code="not-a-build-folder",
+    )
+
+
+def held_papers(out: Path) -> int | None:
+    """How many papers the build in ``out`` holds: 0 when none, None when it cannot tell (a
+    damaged manifest beside a graph) and so must assume some."""
+    previous = Manifest.load(out)
+    if previous.papers or previous.extraction:
+        return len(previous.papers)
+    return None if any(os.path.lexists(out / n) for n in ("graph.ttl", STORE_DIR)) else 0
+
+
+_UNREADABLE = ("unreadable-file", "unreadable-folder")
+
+
+def check_replace(result: Build, out: Path) -> None:
+    """Refuse to replace the build in ``out`` with one that lost its inputs rather than read them.
+
+    A build that read no record at all, or could not read a file the previous build read
+    (``unreadable-file``, ``unreadable-folder``: a permission or a disk going wrong, not a file
+    removed), leaves ``out`` as it was; the refused build is discarded and ``KgError``
+    (``outputs-kept``) says why.  A file removed, or one that now fails to decode, is a change
+    the build takes (and reports).
+    """
+    unreadable = sorted({i.at.path for i in result.log.issues if i.code in _UNREADABLE})
+    if result.counts.get("records", 0) > 0 and not unreadable:
+        return  # the common case: no manifest to read
+    held = held_papers(out)
+    reason = ""
+    if result.counts.get("records", 0) == 0 and held != 0:
+        kept = "the previous build" if held is None else f"its {held} papers"
+        reason = f"build read no records; {shown_path(out)} keeps {kept} (expected at least one record)"
+    elif unreadable:
+        previous = Manifest.load(out).files
+        lost = [
+            f for f in sorted(previous) if any(f == u or f.startswith(u.rstrip("/") + "/") for u in unreadable)
+        ]
+        if lost:
+            reason = (
+                f"{len(lost)} file(s) the previous build read cannot be read now (first: {lost[0]}); "
+                f"{shown_path(out)} keeps the previous build (expected them readable, or removed)"
+            )
+    if not reason:
+        return
+    discard_build(result, out)
+    raise KgError(reason, Location(shown_path(out), 0), code="outputs-kept")
+
+
+def discard_build(result: Build, out: Path) -> None:
+    """Drop a build that will not be written into ``out``: its staging store there (see
+    :func:`kg.store.staging`; a store elsewhere is the caller's) and its spilled cache entries."""
+    at = result.store_path
+    result.store = stores.memory()  # the last handle on the staging store
+    if at is not None and at.parent == out and at.name != STORE_DIR:
+        shutil.rmtree(at, ignore_errors=True)
+        result.store_path = None
+        result.turtle = None
+    result.fresh.close()
+    result.fresh_keys.close()
+
+
 def write_outputs(result: Build, out: Path) -> list[Path]:
     """Write the outputs of a build into ``out``: each of ``BUILD_OUTPUTS``, the persisted ``store/``,
     the cache and the manifest, so that a failure or a kill at any point leaves a usable folder.
@@ -745,6 +877,12 @@ def write_outputs(result: Build, out: Path) -> list[Path]:
 
 
 def _write_outputs(result: Build, out: Path) -> list[Path]:
+    try:
+        check_out(out)
+    except UsageError:
+        discard_build(result, out)
+        raise
+    check_replace(result, out)
     from kg.exporters import (
         BUILD_OUTPUTS,
         PAGES_APART,

@@ -39,7 +39,7 @@ import networkx as nx
 import numpy as np
 import pyoxigraph as ox
 
-from kg.errors import KgError
+from kg.errors import KgError, unknown
 from kg.vocab import PREFIXES
 
 
@@ -852,14 +852,14 @@ def view(store: Source, name: str, options: ViewOptions | None = None) -> nx.Gra
     >>> view(memory(), "coautors")
     Traceback (most recent call last):
     ...
-    kg.errors.KgError: error: unknown view 'coautors'; choose from: coauthors, ego, papers, topics [unknown-view]
+    kg.errors.KgError: error: unknown view 'coautors'; did you mean coauthors? choose from: coauthors, ego, papers, topics [unknown-view]
     """
     options = options or ViewOptions()
     try:
         compute = VIEWS[name]
     except KeyError:
         raise KgError(
-            f"unknown view {name!r}; choose from: {', '.join(sorted(VIEWS))}", code="unknown-view"
+            unknown("view", name, sorted(VIEWS)), code="unknown-view"
         ) from None
     graph = limit(compute(store, options), options.max_nodes, options.max_edges)
     return decorate(graph, resolution=options.resolution, seed=options.seed, size_by=options.size_by)

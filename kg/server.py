@@ -2,7 +2,7 @@
 
 Routes:
 
-- ``/sparql``: the SPARQL 1.1 Protocol query operation: ``GET ?query=``, ``POST`` form
+- ``/sparql`` (and ``/query``, oxigraph serve's path): the SPARQL 1.1 Protocol query operation: ``GET ?query=``, ``POST`` form
   (``application/x-www-form-urlencoded``) and ``POST application/sparql-query``; results negotiated
   from ``Accept`` (JSON, XML, CSV, TSV; Turtle, N-Triples or RDF/XML for CONSTRUCT and DESCRIBE) or
   a ``format=`` parameter.  Updates (``update=``, ``application/sparql-update``) and ``SERVICE`` calls
@@ -55,7 +55,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kg.errors import KgError
+from kg.errors import KgError, unknown
 from kg.store import STORE_DIR
 
 log = logging.getLogger("kg.server")
@@ -470,7 +470,7 @@ def create_app(options: ServerOptions) -> Starlette:
 
         name = request.path_params["name"]
         if name not in QUERIES:
-            return PlainTextResponse(f"unknown query {name!r}; choose from: {', '.join(QUERIES)}\n", 404)
+            return PlainTextResponse(unknown("query", name, QUERIES) + "\n", 404)
         query = QUERIES[name]
         try:
             params = _parameters(request.scope["query_string"])
@@ -508,14 +508,18 @@ def create_app(options: ServerOptions) -> Starlette:
     async def view(request: Request) -> Response:
         name = request.path_params["name"]
         views = {p.name for p in options.out.glob("*.html") if p.is_file()}
+        if name not in views and f"{name}.html" in views:  # /views/coauthors is /views/coauthors.html
+            name = f"{name}.html"
         if name not in views:  # only files listed in OUT, never a path from the request
-            return PlainTextResponse("no such view\n", 404)
+            return PlainTextResponse(unknown("view", name, sorted(views)) + "\n", 404)
         return FileResponse(options.out / name, media_type="text/html")
 
     return Starlette(
         routes=[
             Route("/", page),
             Route("/sparql", sparql, methods=["GET", "POST"]),
+            # oxigraph serve's path too, so one URL works against either
+            Route("/query", sparql, methods=["GET", "POST"]),
             Route("/queries", queries),
             Route("/queries/{name}", named),
             Route("/graph", graph),

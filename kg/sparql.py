@@ -34,7 +34,7 @@ from typing import Literal as TypingLiteral
 
 import pyoxigraph as ox
 
-from kg.errors import KgError, UsageError
+from kg.errors import KgError, UsageError, unknown
 from kg.records import Location
 from kg.vocab import DATA_BASE, PREFIXES, XSD
 
@@ -504,7 +504,7 @@ def serialize(result: Result, fmt: str) -> bytes:
         return written or b""
     if fmt not in RESULT_FORMATS:
         raise UsageError(
-            f"unknown result format {fmt!r}; choose from: {', '.join(RESULT_FORMATS)}", code="bad-format"
+            unknown("result format", fmt, RESULT_FORMATS), code="bad-format"
         )
     data = to_json(result)
     if fmt == "json":

@@ -74,7 +74,7 @@ def test_unknown_format_message_names_line_one(tmp_path: Path) -> None:
     [issue] = log.issues
     assert str(issue).endswith("[unknown-format]")
     assert str(issue).startswith(
-        f"{bad.as_posix() if bad.is_absolute() else bad}:1: error: unrecognised format"
+        f"{bad.as_posix() if bad.is_absolute() else bad}:1: error: CSV that no reader takes, starts with 'id,title'"
     )
 
 
@@ -96,10 +96,11 @@ def test_truncated_utf8_at_end_keeps_the_record(tmp_path: Path) -> None:
     assert [i.code for i in log.issues] == ["bad-utf8"]
 
 
-def test_missing_path_is_an_error(tmp_path: Path) -> None:
+def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["build", str(tmp_path / "nope"), "--out", str(tmp_path / "out")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # before anything is read or written, as cp does
     assert "[missing-input]" in result.output
+    assert not (tmp_path / "out").exists()
 
 
 def test_crlf_and_bom(tmp_path: Path) -> None:

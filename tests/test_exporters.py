@@ -486,7 +486,7 @@ def test_cli_export_output_option(built: Path, tmp_path: Path) -> None:
 def test_cli_unknown_format_lists_choices(built: Path) -> None:
     result = runner.invoke(app, ["export", "grahpml", "--out", str(built)])
     assert result.exit_code == 2
-    assert "unknown exporter 'grahpml'; choose from: csv, gexf, graphml" in result.output
+    assert "unknown exporter 'grahpml'; did you mean graphml? choose from: csv, gexf, graphml" in result.output
 
 
 def test_cli_unknown_view(built: Path) -> None:

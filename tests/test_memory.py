@@ -202,6 +202,6 @@ def test_a_repository_is_described_from_all_its_mentions(details: list[tuple[str
         ox.Quad(ox.NamedNode(key), SCHEMA.name, string(f"{owner}/{name}")),
         ox.Quad(ox.NamedNode(key), KG.owner, string(owner)),
     ]
-    if url and url != key:
-        expected.append(ox.Quad(ox.NamedNode(key), SCHEMA.url, ox.Literal(url, datatype=XSD.anyURI)))
+    # every repository has its URL: as written when given, else its IRI
+    expected.append(ox.Quad(ox.NamedNode(key), SCHEMA.url, ox.Literal(url or key, datatype=XSD.anyURI)))
     assert list(_repository(key, summaries[key])) == expected

@@ -96,7 +96,9 @@ def test_every_listing_record(seed_graph: rdflib.Graph) -> None:
         assert authors_in_order(seed_graph, paper) == authors
         parent_label, child_label = area.split(" · ")
         [concept] = list(seed_graph.objects(paper, KG.area))
-        assert seed_graph.value(concept, SKOS.prefLabel) == Literal(child_label)
+        # the label users see tells "Everything Else" under two parents apart; the leaf is an altLabel
+        assert seed_graph.value(concept, SKOS.prefLabel) == Literal(area)
+        assert seed_graph.value(concept, SKOS.altLabel) == Literal(child_label)
         parent = seed_graph.value(concept, SKOS.broader)
         assert seed_graph.value(parent, SKOS.prefLabel) == Literal(parent_label)
 
@@ -110,7 +112,7 @@ def test_merged_paper(seed_graph: rdflib.Graph) -> None:
     assert set(seed_graph.objects(paper, DCTERMS.subject)) == {URIRef(ARXIV + "cs.LG")}
     assert authors_in_order(seed_graph, paper) == ["Giulia Lanzillotta", "Damiano Meier", "Thomas Hofmann"]
     [area] = list(seed_graph.objects(paper, KG.area))
-    assert seed_graph.value(area, SKOS.prefLabel) == Literal("Everything Else")
+    assert seed_graph.value(area, SKOS.prefLabel) == Literal("Deep Learning · Everything Else")
     sources = {
         (
             str(seed_graph.value(r, KG.sourceFile)),

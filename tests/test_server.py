@@ -252,7 +252,7 @@ def test_page_and_named_queries(server: str) -> None:
         "top-authors": ["https://w3id.org/kg/ns#paperCount"],
     }
     assert named.text.splitlines()[0] == "coauthor,name,papers" and "Damiano Meier" in named.text
-    assert missing.status_code == 400 and "needs --param author" in missing.text
+    assert missing.status_code == 400 and "parameter 'author' is required" in missing.text and "--param" not in missing.text
     assert evil.status_code == 200 and evil.json()["results"]["bindings"] == []
 
 

@@ -66,6 +66,14 @@ def build(
     log = IssueLog(echo=None if quiet else print_issue)
     from kg.store import staging
 
+    try:  # before anything is read or written: a typo never replaces a good build
+        from kg.pipeline import check_inputs, check_out
+
+        check_inputs(inputs)
+        check_out(out)
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(2) from e
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -92,12 +100,18 @@ def build(
         try:
             result = run_build(inputs, options, log, progress)
             bar.update(task, description="writing")
+            from kg.pipeline import check_replace
+
+            check_replace(result, out)  # before the shards too: a build that lost its inputs writes nothing
             from kg.shards import write_shards
 
             # before write_outputs, which moves the staging store into OUT/store
             shard_files = write_shards(result.store, shards) if shards is not None else []
             written = write_outputs(result, out) + shard_files
         except KgError as e:
+            for issue in log.issues if quiet else ():  # -q: the errors that led here, then why it stopped
+                if issue.severity == "error":
+                    print_issue(issue)
             err.print(str(e), markup=False)
             raise typer.Exit(1) from e
     if quiet:

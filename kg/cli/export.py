@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from kg.cli import app, err
-from kg.errors import KgError, UsageError
+from kg.errors import KgError, UsageError, unknown
 
 
 @app.command("export")
@@ -59,7 +59,7 @@ def export_command(
     try:
         exporter(format)
         if view not in VIEWS:
-            raise UsageError(f"unknown view {view!r}; choose from: {', '.join(VIEWS)}", code="unknown-view")
+            raise UsageError(unknown("view", view, VIEWS), code="unknown-view")
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(2) from e

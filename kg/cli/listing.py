@@ -1,7 +1,8 @@
-"""``kg list ...``: print the tables of readers, extractors and exporters."""
+"""``kg list ...``: print the tables of readers, extractors, exporters and named queries."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import typer
@@ -46,4 +47,18 @@ def print_table(table: Mapping[str, object]) -> None:
     width = max(len(name) for name in table)
     for name, module in table.items():
         doc = (getattr(module, "__doc__", None) or "").strip().splitlines()
-        typer.echo(f"{name:<{width}}  {doc[0] if doc else ''}")
+        typer.echo(f"{name:<{width}}  {plain(doc[0]) if doc else ''}")
+
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def plain(text: str) -> str:
+    """A docstring line for a terminal: reStructuredText markup taken off.
+
+    >>> plain("Atom ``<feed>`` documents, see :func:`~kg.readers.atom.read`")
+    'Atom <feed> documents, see read'
+    """
+    text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1], text)
+    return _LITERAL.sub(r"\1", text)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kg.cli import app, err, list_app
-from kg.errors import KgError, UsageError
+from kg.errors import KgError, UsageError, unknown
 
 if TYPE_CHECKING:
     from kg.sparql import Term
@@ -31,7 +31,10 @@ def query(
         typer.Option("--param", "-p", help="NAME=VALUE, bound as an RDF term (repeatable)."),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, tsv, json or xml.")] = "table",
-    limit: Annotated[int | None, typer.Option(help="Print at most N rows.", min=1)] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(help="Row cap: at most N rows; raises or lowers a named query's own cap (its limit=).", min=1),
+    ] = None,
     timeout: Annotated[float | None, typer.Option(help="Stop the query after S seconds.", min=0.001)] = None,
 ) -> None:
     """Run a SPARQL query on the graph and print the results (W3C formats or a table) on stdout.
@@ -43,12 +46,12 @@ def query(
     from kg.sparql import FORMATS, Graph, Solutions, bind, execute, query_endpoint, serialize
 
     if fmt not in FORMATS:
-        raise UsageError(f"unknown format {fmt!r}; choose from: {', '.join(FORMATS)}", code="bad-format")
+        raise UsageError(unknown("format", fmt, FORMATS), code="bad-format")
     values = parse_params(param or [])
     try:
         text, source, terms, cap = prepare(query, values)
-        if limit is not None:
-            cap = limit if cap is None else min(cap, limit)
+        if limit is not None:  # one row cap: --limit raises or lowers a named query's own (its limit=)
+            cap = limit
         bound = bind(sized(text, cap), terms)
         if endpoint is not None:
             result = query_endpoint(endpoint, bound, limit=cap, timeout=timeout)
@@ -56,7 +59,9 @@ def query(
             from kg.store import open_store
 
             result = execute(open_store(out), bound, limit=cap, timeout=timeout, source=source)
-    except UsageError:
+    except UsageError as e:
+        if e.code == "missing-param":
+            raise UsageError(f"{e.message}; give it with --param NAME=VALUE", e.at, e.code) from e
         raise
     except KgError as e:
         err.print(str(e), markup=False)

@@ -37,7 +37,7 @@ def serve(
         int, typer.Option(help="Connections served at once (requests on more get 503).", min=1)
     ] = 500,
 ) -> None:
-    """Serve the graph at http://HOST:PORT/sparql (SPARQL 1.1 Protocol) with a query page at /.
+    """Serve the graph at http://HOST:PORT/query and /sparql (SPARQL 1.1 Protocol) with a query page at /.
 
     Example: kg serve --out outputs --port 7878
     """
@@ -59,9 +59,43 @@ def serve(
         read_timeout=read_timeout,
         max_connections=max_connections,
     )
-    err.print(f"kg serve: {out}/store at http://{host}:{port}/sparql (Ctrl-C stops)", markup=False)
+    try:  # the store and the port first: one line and exit 1, not a URL and then uvicorn's error
+        from kg.store import open_store
+
+        store = open_store(out)  # no-store or bad-store, said before any URL is printed
+        del store
+        check_port(host, port)
+    except KgError as e:
+        err.print(str(e), markup=False)
+        raise typer.Exit(1) from e
+    err.print(f"kg serve: {out}/store at http://{host}:{port}/query (and /sparql; Ctrl-C stops)", markup=False)
     try:
         run(options, host=host, port=port)
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(1) from e
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise ``KgError`` (``port-in-use``) when ``host:port`` cannot be listened on (another server
+    holds it), as uvicorn would find only after the URL was printed, with exit code 3."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (OSError, IndexError) as e:
+        raise KgError(
+            f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e} (expected a local address)",
+            code="bad-host",
+        ) from e
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            s.bind(address)
+        except OSError as e:
+            raise KgError(
+                f"cannot listen on {host}:{port}: {e.strerror or e} (expected a free port; choose another with --port)",
+                code="port-in-use",
+            ) from e

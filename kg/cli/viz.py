@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from kg.cli import app, err
-from kg.errors import KgError
+from kg.errors import KgError, unknown
 
 
 class ViewName(StrEnum):
@@ -29,9 +29,21 @@ class SizeName(StrEnum):
     degree = "degree"
 
 
+def _view_name(value: str) -> str:
+    """A known view name; an unknown one is a usage error that suggests the nearest."""
+    if value not in {v.value for v in ViewName}:
+        raise typer.BadParameter(unknown("view", value, [v.value for v in ViewName]))
+    return value
+
+
 @app.command()
 def viz(
-    view: Annotated[ViewName, typer.Argument(help="What to draw.")] = ViewName.coauthors,
+    view: Annotated[
+        str,
+        typer.Argument(
+            help="What to draw: coauthors, topics, papers or ego.", metavar="VIEW", callback=_view_name
+        ),
+    ] = ViewName.coauthors.value,
     out: Annotated[
         Path, typer.Option("--out", "-o", help="Build folder to read (its graph is in OUT/store).")
     ] = Path("outputs"),
@@ -115,10 +127,10 @@ def viz(
         max_nodes=max_nodes,
         max_edges=max_edges or None,
     )
-    target = output or out / f"{view.value}.html"
+    target = output or out / f"{view}.html"
     try:
         source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
-        graph = compute(source, view.value, options)
+        graph = compute(source, view, options)
         left_out = pages.notice(graph)
         if left_out:
             err.print(f"kg viz: {left_out}", markup=False)

@@ -32,7 +32,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from kg import viz
-from kg.errors import KgError, os_message
+from kg.errors import KgError, os_message, unknown
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
 from kg.exporters.source import ExportOptions, Source
 from kg.records import Location
@@ -199,7 +199,7 @@ def exporter(name: str) -> ModuleType:
         return EXPORTERS[name]
     except KeyError:
         raise KgError(
-            f"unknown exporter {name!r}; choose from: {', '.join(sorted(EXPORTERS))}", code="unknown-exporter"
+            unknown("exporter", name, sorted(EXPORTERS)), code="unknown-exporter"
         ) from None
 
 

@@ -109,7 +109,9 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
         f"SELECT ?p ?l ?pl WHERE {{ ?p <{KG.area.value}> ?a . ?a <{SKOS.prefLabel.value}> ?l "
         f"OPTIONAL {{ ?a <{SKOS.broader.value}> ?b . ?b <{SKOS.prefLabel.value}> ?pl }} }}",
     ):
-        areas[paper.value].add(f"{parent.value} · {label.value}" if parent is not None else label.value)
+        # an area's label is "Parent · Child" already (a graph of an older kg has the leaf alone)
+        whole = parent is None or label.value.startswith(f"{parent.value} · ")
+        areas[paper.value].add(label.value if whole else f"{parent.value} · {label.value}")
     repositories: dict[str, set[str]] = defaultdict(set)
     for paper, repo in _rows(store, f"SELECT ?p ?r WHERE {{ ?p <{SCHEMA.codeRepository.value}> ?r }}"):
         repositories[paper.value].add(repo.value)

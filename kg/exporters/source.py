@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from kg.errors import KgError, UsageError
+from kg.errors import KgError, UsageError, unknown
 from kg.vocab import DATA_BASE, SCHEMA
 
 if TYPE_CHECKING:
@@ -70,9 +70,7 @@ class Source:
         """The networkx view called ``name`` (``kg.project``), computed on first use."""
         if name not in self.views:
             if name not in VIEWS:
-                raise UsageError(
-                    f"unknown view {name!r}; choose from: {', '.join(VIEWS)}", code="unknown-view"
-                )
+                raise UsageError(unknown("view", name, VIEWS), code="unknown-view")
             self.views[name] = _project(self.store, self.base, name)
         return self.views[name]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from types import ModuleType
 
-from kg.errors import IssueLog
+from kg.errors import IssueLog, UsageError, unknown
 from kg.extractors import areas, authors, links, methods, subjects
 from kg.records import Mention, Record
 
@@ -20,6 +20,24 @@ EXTRACTORS: dict[str, ModuleType] = {
     links.NAME: links,
     methods.NAME: methods,
 }
+
+
+def check(names: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The extractors to run: ``names`` (default: all), each known; an unknown name is an error.
+
+    >>> check(("authors", "links"))
+    ('authors', 'links')
+    >>> check(("link",))
+    Traceback (most recent call last):
+    ...
+    kg.errors.UsageError: error: unknown extractor 'link'; did you mean links? choose from: authors, subjects, areas, links, methods [unknown-extractor]
+    """
+    if names is None:
+        return tuple(EXTRACTORS)
+    for name in names:
+        if name not in EXTRACTORS:
+            raise UsageError(unknown("extractor", name, EXTRACTORS), code="unknown-extractor")
+    return tuple(names)
 
 
 def extract_all(record: Record, log: IssueLog, names: tuple[str, ...] | None = None) -> Iterator[Mention]:

@@ -51,8 +51,7 @@ _KNOWN_BARE = (
     r"(?!\.?[a-z0-9-])"
 )
 
-_CANDIDATE = re.compile(
-    rf"""
+_CANDIDATE_TEXT = rf"""
     (?=[a-z0-9])  # every candidate starts with a letter or digit: lets the scan skip punctuation fast
     (?:
         (?P<unsafe>
@@ -68,9 +67,17 @@ _CANDIDATE = re.compile(
         (?P<port>:[0-9]{{1,5}}(?![0-9]))?
         (?P<path>[/?#]{_URL_CHAR}*)?
     )
-    """,
+    """
+_CANDIDATE = re.compile(_CANDIDATE_TEXT, re.IGNORECASE | re.VERBOSE)
+# the same at a place where a glued URL was cut off the one before it ("Volcano|github.com/..."):
+# what precedes it is a word, so the lookbehinds that keep "xhttps" or "mygithub.com" out are dropped
+_GLUED_CANDIDATE = re.compile(
+    _CANDIDATE_TEXT.replace("(?<![a-z0-9+-])", "").replace("(?<![a-z0-9.@_-])", ""),
     re.IGNORECASE | re.VERBOSE,
 )
+# a second URL run into a first one's path, right after a letter or digit: ".../Volcanogithub.com/x/y",
+# ".../Sealinghttps://github.com/x/y" (after "/" or "=" it is the first URL's own path or query)
+_GLUED = re.compile(r"(?<=[a-z0-9])(?:https?://|(?:www\.)?github\.com/)", re.IGNORECASE)
 # the rest of "github.com/ owner/repo" after the space that split it
 _SPLIT_TAIL = re.compile(rf"[a-z0-9][a-z0-9-]{{0,38}}/[a-z0-9._-]{_URL_CHAR}*", re.IGNORECASE)
 _WHITESPACE = re.compile(r"\s")
@@ -169,7 +176,12 @@ def scan(text: str) -> Iterator[FoundLink | Rejection]:
     if not any(marker in lowered for marker in _MARKERS):
         return
     pos = 0
-    while (match := _CANDIDATE.search(text, pos)) is not None:
+    glued = -1  # where a URL glued to the one before it starts
+    while True:
+        match = _GLUED_CANDIDATE.match(text, pos) if pos == glued else None
+        match = match or _CANDIDATE.search(text, pos)
+        if match is None:
+            return
         start = match.start()
         if match.group("unsafe") is not None:
             # the whole token is the unsafe URL, including any http URL quoted inside it
@@ -191,7 +203,13 @@ def scan(text: str) -> Iterator[FoundLink | Rejection]:
             tail = _SPLIT_TAIL.match(text, end + 1)
             if tail is not None:
                 path, end = "/" + tail.group(), tail.end()
-        stripped = _strip_trailing(path)
+        cut = _GLUED.search(path, 1)
+        if cut is not None:
+            end -= len(path) - cut.start()
+            path = path[: cut.start()]
+            glued = end
+        emphasis = len(text[max(0, start - 3) : start]) - len(text[max(0, start - 3) : start].rstrip("_"))
+        stripped = _strip_trailing(path, emphasis)
         end -= len(path) - len(stripped)
         path = stripped
         pos = max(end, start + 1)
@@ -344,13 +362,17 @@ def _is_github(host: str | None) -> bool:
     return host is not None and host.replace(" ", "").lower().removeprefix("www.") == "github.com"
 
 
-def _strip_trailing(path: str) -> str:
-    """``path`` without the sentence punctuation and unbalanced brackets that follow a URL on a page."""
+def _strip_trailing(path: str, underscores: int = 0) -> str:
+    """``path`` without the sentence punctuation and unbalanced brackets that follow a URL on a page,
+    and without as many closing underscores as opened it (markdown emphasis: ``_https://..._``)."""
     opens, closes = path.count("("), path.count(")")
     end = len(path)
     while end > 0:
         last = path[end - 1]
-        if last in _TRAILING:
+        if last == "_" and underscores > 0:
+            underscores -= 1
+            end -= 1
+        elif last in _TRAILING:
             end -= 1
         elif last == ")" and closes > opens:
             closes -= 1

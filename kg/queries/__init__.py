@@ -31,6 +31,7 @@ are named for what they take and bound as RDF terms (see ``kg.sparql.bind``):
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.errors import KgError, UsageError
+from kg.errors import KgError, UsageError, unknown
 from kg.sparql import Term, text_value
 from kg.vocab import KG, XSD
 
@@ -109,8 +110,10 @@ class NamedQuery:
             if p.name == name:
                 return p
         declared = ", ".join(p.name for p in self.params) or "none"
+        near = difflib.get_close_matches(name, [p.name for p in self.params], n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]}?" if near else ""
         raise UsageError(
-            f"query {self.name!r} takes no parameter {name!r}; its parameters: {declared}", code="bad-param"
+            f"query {self.name!r} takes no parameter {name!r}{hint}; its parameters: {declared}", code="bad-param"
         )
 
     def bindings(self, values: Mapping[str, str]) -> dict[str, Term]:
@@ -123,7 +126,8 @@ class NamedQuery:
             if value is None:
                 if p.required:
                     raise UsageError(
-                        f"query {self.name!r} needs --param {p.name}=... ({p.description})",
+                        # said the same over HTTP and on the command line (which adds how to give it)
+                        f"parameter {p.name!r} is required: {p.description} (query {self.name!r})",
                         code="missing-param",
                     )
                 continue
@@ -260,6 +264,6 @@ def named_query(name: str) -> NamedQuery:
         return QUERIES[name]
     except KeyError:
         raise UsageError(
-            f"unknown query {name!r}; choose from: {', '.join(QUERIES)} (or give SPARQL text or a .rq file)",
+            unknown("query", name, QUERIES) + " (or give SPARQL text or a .rq file)",
             code="unknown-query",
         ) from None

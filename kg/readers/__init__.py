@@ -8,7 +8,9 @@ anything wrong is reported to the :class:`~kg.errors.IssueLog`, never raised.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -45,6 +47,44 @@ def detect(head: str) -> str | None:
     return None
 
 
+_XML_NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
+
+
+def looks_like(head: str) -> str:
+    """What a file no reader takes looks like, for the ``unknown-format`` message.
+
+    >>> looks_like('{"title": "Computer Science · Artificial Intelligence"}')
+    'JSON'
+    >>> looks_like('<?xml version="1.0"?>\\n<rss version="2.0">')
+    'XML (root <rss>)'
+    >>> looks_like("<!DOCTYPE html>\\n<html><body>")
+    'HTML'
+    >>> looks_like("id,title,area\\n1,Attention,Deep Learning · Everything Else\\n")
+    'CSV'
+    >>> looks_like("# My notes\\n")
+    'text'
+    """
+    start = head.lstrip("\ufeff \t\r\n")
+    lines = [ln for ln in start.splitlines() if ln.strip()][:5]
+    if start[:1] in "{[" and start:
+        return "JSON lines" if len(lines) > 1 and all(ln.lstrip()[:1] == "{" for ln in lines) else "JSON"
+    if start.startswith("<"):
+        lower = start[:4096].lower()
+        if "<!doctype html" in lower or "<html" in lower:
+            return "HTML"
+        body = re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", start[:4096], flags=re.DOTALL)
+        root = _XML_NAME.search(body)
+        return f"XML (root <{root.group(1)}>)" if root else "XML"
+    for sep, name in (("\t", "TSV"), (",", "CSV"), (";", "CSV")):
+        try:
+            widths = [len(row) for row in csv.reader(lines, delimiter=sep)]
+        except csv.Error:
+            continue
+        if len(widths) >= 2 and widths[0] >= 2 and all(w == widths[0] for w in widths[1:]):
+            return name
+    return "text"
+
+
 def digest(path: Path) -> str:
     """sha256 of the file's bytes, read in chunks."""
     h = hashlib.sha256()
@@ -69,16 +109,19 @@ def read_file(
     reader = detect(text.head)
     if reader is None:
         first = text.head.lstrip("\ufeff").strip().splitlines()[:1]
+        what = looks_like(text.head)
+        kind = "unrecognised format" if what == "text" else f"{what} that no reader takes"
+        packed = ", gzip-compressed" if text.gzipped else ""
         log.error(
             Location(name, 1),
             "unknown-format",
-            f"unrecognised format, starts with {first[0][:60]!r} (expected one of: {', '.join(READERS)})"
+            f"{kind}{packed}, starts with {first[0][:60]!r} (expected one of: {', '.join(READERS)})"
             if first
-            else "unrecognised format",
+            else kind,
         )
         return
     source = SourceFile(name, sha256 or digest(path), reader)
     yield from READERS[reader].read(text, source, log)
 
 
-__all__ = ["READERS", "SNIFF_BYTES", "TextFile", "detect", "digest", "read_file"]
+__all__ = ["READERS", "SNIFF_BYTES", "TextFile", "detect", "digest", "looks_like", "read_file"]

@@ -81,7 +81,15 @@ def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:
     if size > MAX_BYTES:
         log.error(at, "file-too-large", f"BibTeX file of {size} bytes (expected at most {MAX_BYTES})")
         return
-    library = parse_string("\n".join(line for _, line in text.lines()))
+    parts: list[str] = []
+    total = 0
+    for _, part in text.lines():
+        total += len(part) + 1
+        if total > MAX_BYTES:  # only a compressed file gets here: its size on disk was smaller
+            log.error(at, "file-too-large", f"BibTeX text over {MAX_BYTES} characters once decompressed")
+            return
+        parts.append(part)
+    library = parse_string("\n".join(parts))
     count = 0
     for block in library.blocks:
         line = (block.start_line or 0) + 1

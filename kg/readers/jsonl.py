@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kg.errors import IssueLog
-from kg.readers.atom import abs_link, arxiv_id, capped, doi_value, person
+from kg.readers.atom import ARXIV_SUBJECT, abs_link, arxiv_id, capped, doi_value, person
 from kg.readers.latex import to_unicode
 from kg.readers.pages import MAX_ABSTRACT, MAX_TITLE, bounded, split_authors
 from kg.readers.text import TextFile, clean
@@ -223,12 +223,15 @@ def _record(obj: dict[str, Any], at: Location, source: SourceFile, log: IssueLog
     subjects: tuple[Span, ...] = ()
     primary = None
     categories = obj.get("categories")
+    # ACM and MSC classes ("I.2.7; I.4.m", "68T45 (Primary)") ride along in some exports: not subjects
     if isinstance(categories, str):
-        subjects = tuple(Span(code, at) for code in clean(categories).split())
+        subjects = tuple(Span(code, at) for code in clean(categories).split() if ARXIV_SUBJECT.match(code))
         # arXiv's metadata lists the primary category first, cross-lists after it
         primary = subjects[0] if subjects else None
     elif isinstance(categories, list) and all(isinstance(c, str) for c in categories):
-        subjects = tuple(Span(clean(c), at) for c in categories if clean(c))
+        subjects = tuple(
+            Span(code, at) for c in categories for code in clean(c).split() if ARXIV_SUBJECT.match(code)
+        )
     elif categories is not None:
         log.warn(at, "bad-field", f"field 'categories' is a {_kind(categories)} (expected a string)")
     abstract = _text(obj, "abstract", at, log) or _text(obj, "summary", at, log)

@@ -62,6 +62,9 @@ _SYMBOLS = {
 _FORMATTING = re.compile(
     r"\\(?:emph|textit|textbf|textsc|texttt|textrm|textsf|textup|textnormal|mbox|url|href|mathrm|text)\s*(?=\{)"
 )
+# \href{URL}{text}, and the same with the URL's braces lost in an export (\hrefhttps://...{text}):
+# the URL, then a space, then the text (else "https://github.com/a/b{link 1}" reads as ".../blink 1")
+_HREF = re.compile(r"\\href\s*(?:\{([^{}\s]*)\}|(https?://[^\s{}]+))\s*(?=\{)")
 # \"u, \"{u}, \'{\i}, \v{S}, \c c: a base letter (or dotless \i, \j) taking an accent
 _BASE = r"(?:\\[ij](?![A-Za-z])|[A-Za-z])"
 _SYMBOL_ACCENT = re.compile(r"""\\(["'`^~=.])\s*(?:\{\s*(""" + _BASE + r""")\s*\}|(""" + _BASE + r"""))""")
@@ -87,6 +90,7 @@ def _word(match: re.Match[str]) -> str:
 
 def _text_part(text: str) -> str:
     text = _ESCAPE.sub(lambda m: {"{": _OPEN, "}": _CLOSE}.get(m.group(1), m.group(1)), text)
+    text = _HREF.sub(lambda m: (m.group(1) or m.group(2)) + " ", text)
     text = _FORMATTING.sub("", text)
     text = _SYMBOL_ACCENT.sub(_accent, text)
     text = _LETTER_ACCENT.sub(_accent, text)
@@ -102,6 +106,8 @@ def to_unicode(text: str) -> str:
     'François Lefèvre & P. Erdős'
     >>> to_unicode(r"Ji\\v r\\'{\\i} Matou\\v sek")
     'Jiří Matoušek'
+    >>> to_unicode(r"code: \\href{https://github.com/a/b}{link 1}, \\hrefhttps://github.com/c/d{here}")
+    'code: https://github.com/a/b link 1, https://github.com/c/d here'
     >>> to_unicode("plain text stays")
     'plain text stays'
     """

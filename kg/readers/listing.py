@@ -6,7 +6,6 @@ Else``, a comma-separated author line, an abstract.  Listings carry no titles.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
 
@@ -39,12 +38,18 @@ def is_area(line: str) -> bool:
 
 
 def sniff(head: str) -> bool:
-    """A listing: the ``论文检索`` header, or area lines each followed by an author line."""
-    lines = [ln.strip() for ln in head.lstrip("\ufeff").splitlines() if ln.strip()]
-    if lines and lines[0] == HEADER:
-        return True
-    pairs = sum(1 for a, b in itertools.pairwise(lines) if is_area(a) and "," in b and len(b) < _LONG)
-    return pairs >= 2
+    """A listing: its first non-blank line is the ``论文检索`` header (a page is known by its own
+    header only: a JSON document quoting ``Deep Learning · Everything Else`` is not one).
+
+    >>> sniff("论文检索\\n\\nDeep Learning · Everything Else\\n")
+    True
+    >>> sniff('[{"area": "Computer Science · Artificial Intelligence", "authors": "A, B"}]')
+    False
+    """
+    for line in head.lstrip("\ufeff").splitlines():
+        if line.strip():
+            return line.strip() == HEADER
+    return False
 
 
 def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:

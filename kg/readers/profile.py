@@ -27,13 +27,18 @@ _ABSTRACT_MIN = 200  # a lone text line this long is an abstract, not a title
 
 
 def sniff(head: str) -> bool:
-    """A profile page: the ``arXiv subjects`` header, or records of ``arXiv<year>`` and ``code↗`` lines."""
-    lines = [ln.strip() for ln in head.lstrip("\ufeff").splitlines() if ln.strip()]
-    if lines and lines[0] == "arXiv subjects":
-        return True
-    years = sum(1 for ln in lines if _YEAR.match(ln))
-    subjects = sum(1 for ln in lines if _SUBJECTS.match(ln))
-    return years >= 1 and subjects >= 1
+    """A profile page: its first non-blank line is the ``arXiv subjects`` header (a page is known by
+    its own header only: a JSON or CSV file that quotes a page's lines is not one).
+
+    >>> sniff("arXiv subjects\\n\\nAda Lovelace\\n")
+    True
+    >>> sniff('{"year": "arXiv2026", "subjects": "cs.LG↗"}')
+    False
+    """
+    for line in head.lstrip("\ufeff").splitlines():
+        if line.strip():
+            return line.strip() == "arXiv subjects"
+    return False
 
 
 def read(text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:

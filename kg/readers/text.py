@@ -7,11 +7,14 @@ UTF-8 byte order mark and control characters removed.
 
 from __future__ import annotations
 
+import gzip
 import re
 import unicodedata
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, cast
 
 from kg.errors import IssueLog
 from kg.records import Location
@@ -21,6 +24,28 @@ SNIFF_BYTES = 64 * 1024
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longer lines are cut here (with a warning): a page line is a title or an abstract."""
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""Gzip-compressed inputs (``.jsonl.gz``, ``.xml.gz``, ``.bib.gz``) are known by these first bytes, not by name."""
+
+MAX_NUL_SHARE = 0.01
+"""A text with NUL bytes is binary when more than 4 and this share of its first bytes are NULs
+(UTF-16 text without a byte order mark is half NULs; a scraped page has one or two stray ones)."""
+
+_MAGIC = (
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or a Word, Excel or EPUB file)"),
+    (b"\x89PNG\r\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"BZh", "bzip2-compressed (only gzip is read)"),
+    (b"\xfd7zXZ\x00", "xz-compressed (only gzip is read)"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed (only gzip is read)"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+"""What a binary file is, by its first bytes: named in the message instead of a decoding error."""
+
+_DAMAGED_GZIP = (OSError, EOFError, zlib.error)
 
 
 def _any_of(codes: Iterable[int]) -> re.Pattern[str]:
@@ -56,13 +81,28 @@ class TextFile:
     name: str
     head: str
     log: IssueLog
+    gzipped: bool = False
+    """The file is gzip-compressed: its lines are those of the decompressed text."""
+
+    def open(self) -> BinaryIO:
+        """The file's bytes (decompressed when it is gzip-compressed)."""
+        return cast(BinaryIO, gzip.open(self.path, "rb")) if self.gzipped else self.path.open("rb")
 
     def lines(self) -> Iterator[tuple[int, str]]:
         """``(line_number, line)`` pairs, streamed; undecodable or huge lines are reported."""
-        with self.path.open("rb") as f:
+        with self.open() as f:
             number = 0
             while True:
-                raw = f.readline(MAX_LINE_BYTES + 1)
+                try:
+                    raw = f.readline(MAX_LINE_BYTES + 1)
+                except _DAMAGED_GZIP as e:
+                    self.log.error(
+                        Location(self.name, number + 1),
+                        "bad-gzip",
+                        f"compressed data is damaged after line {number} ({_gzip_reason(e)}); the rest was "
+                        "not read (expected a complete gzip file)",
+                    )
+                    return
                 if not raw:
                     return
                 number += 1
@@ -91,36 +131,62 @@ class TextFile:
                     )
                 line = line.rstrip("\r\n")
                 if _HAS_CONTROL.search(line):
+                    nuls = line.count("\x00")
                     self.log.warn(
                         Location(self.name, number),
                         "control-characters",
-                        "control characters removed from line (expected printable text)",
+                        f"{nuls} NUL byte(s) removed from line (expected printable text)"
+                        if nuls and not _HAS_CONTROL.search(line.replace("\x00", ""))
+                        else "control characters removed from line (expected printable text)",
                     )
+                    # scraped pages carry stray NULs: removed here, so a JSON line with one still parses
+                    line = line.replace("\x00", "")
                 yield number, line
 
 
 def open_text(path: Path, name: str, log: IssueLog) -> TextFile | None:
-    """Check that a file can be read as UTF-8 text; report why not otherwise.
+    """Check that a file can be read as UTF-8 text (gzip-compressed or not); report why not otherwise.
 
     Returns None exactly when an error was reported for the file.
     """
     at = Location(name, 1)
+    gzipped = False
     try:
         with path.open("rb") as f:
             head = f.read(SNIFF_BYTES)
-    except OSError as e:
-        log.error(at, "unreadable-file", f"cannot read file: {e.strerror or e}")
+        if head.startswith(GZIP_MAGIC):
+            gzipped = True
+            with gzip.open(path, "rb") as z:
+                head = z.read(SNIFF_BYTES)
+    except _DAMAGED_GZIP as e:
+        if not gzipped or isinstance(e, PermissionError):
+            log.error(at, "unreadable-file", f"cannot read file: {getattr(e, 'strerror', None) or e}")
+        else:
+            log.error(at, "bad-gzip", f"gzip file is damaged ({_gzip_reason(e)}; expected a complete gzip file)")
         return None
+    packed = "gzip-compressed file" if gzipped else "file"
     if not head.strip():
         what = "empty" if not head else "whitespace only"
-        log.error(at, "empty-file", f"file is {what} (expected a paper listing)")
+        log.error(at, "empty-file", f"{packed} is {what} (expected a paper listing)")
         return None
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        log.error(at, "not-utf8", "file is UTF-16 (expected UTF-8); re-save it as UTF-8")
+        log.error(at, "not-utf8", f"{packed} is UTF-16 (expected UTF-8); re-save it as UTF-8")
         return None
-    if b"\x00" in head:
-        log.error(at, "binary-file", "file is binary, has NUL bytes (expected UTF-8 text)")
-        return None
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            log.error(
+                at,
+                "unknown-format",
+                f"{packed} is {what}, not text (expected a listing saved as text, or a format of 'kg list readers')",
+            )
+            return None
+    nuls = head.count(b"\x00")
+    if nuls:
+        rest = head.replace(b"\x00", b"")
+        if nuls > 4 + MAX_NUL_SHARE * len(head) or not _is_utf8(rest):
+            log.error(at, "binary-file", f"{packed} is binary, has {nuls} NUL bytes (expected UTF-8 text)")
+            return None
+        head = rest  # a few stray NULs in text: each line's are removed, with a warning, as it is read
     text = head.decode("utf-8", errors="ignore") if _is_utf8(head) else None
     if text is None:
         bad = _first_bad_byte(head)
@@ -131,7 +197,11 @@ def open_text(path: Path, name: str, log: IssueLog) -> TextFile | None:
             f"byte {head[bad]:#04x} is not UTF-8 (expected UTF-8 text; Latin-1 or Windows-1252?)",
         )
         return None
-    return TextFile(path, name, text.lstrip("\ufeff"), log)
+    return TextFile(path, name, text.lstrip("\ufeff"), log, gzipped)
+
+
+def _gzip_reason(e: BaseException) -> str:
+    return str(e) or type(e).__name__
 
 
 def _is_utf8(head: bytes) -> bool:

@@ -16,6 +16,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -360,6 +361,21 @@ def write_encodings(c: Corpus) -> None:
     _write_bytes(c, "mid-utf8.txt", b"Daily Papers\n\n" + b"\n" * PAD_LINES + a.encode() + b" \xe2\x82 end\n")
     c.abstracts.add(a + " \ufffd end")
     c.expect("mid-utf8.txt", "bad-utf8")
+    # issue 24: a stray NUL in a scraped page is removed and the record kept
+    _, a = good("stray-nul", 1)
+    _write_bytes(c, "stray-nul.txt", ("Daily Papers\n\n" + a[:20] + "\x00" + a[20:] + "\n").encode())
+    c.abstracts.add(a)
+    c.expect("stray-nul.txt", "control-characters")
+    # a JSON document quoting a listing's lines is no listing; a PDF is a PDF
+    quoted = '{"papers": [{"area": "Computer Science · Artificial Intelligence", "authors": "A, B"},\n'
+    _write_bytes(c, "quoted-listing.json", (quoted * 40 + "]}\n").encode(), fails="unknown-format")
+    _write_bytes(c, "paper.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", fails="unknown-format")
+    # gzip-compressed, read as it is; damaged, an error
+    t, a = good("gzip-jsonl", 1)
+    packed = gzip.compress((_json_record(402, t, ["Ada Lovelace"], a) + "\n").encode(), mtime=0)
+    _write_bytes(c, "packed.jsonl.gz", packed)
+    c.titles.add(t)
+    _write_bytes(c, "cut.jsonl.gz", packed[: len(packed) // 2], fails="bad-gzip")
 
 
 def write_truncated(c: Corpus) -> None:
