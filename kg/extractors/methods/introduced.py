@@ -136,8 +136,8 @@ def _could_be_new(known: dict[str, str], short: str, full: str) -> bool:
         if form and any(k in known for k in (norm_label(form), norm_label(form).rstrip("s"))):
             return False
     shown = short or full
-    if _FRAGMENT.search(shown):
-        return False
+    if _FRAGMENT.search(shown) or "/" in shown or "://" in shown:
+        return False  # a fragment, or a link ("https://github.com/...") rather than a name
     return short != "" or " and " not in full
 
 
@@ -190,7 +190,7 @@ def _describe(
         related.add(broader)
     tail = masked[name.end : min(sent_end, name.end + 120)].lower()
     lead = masked[max(sent_start, name.start - 80) : name.start].lower()
-    resource = _resource_type(shown, tail) or _resource_type_before(lead) or _resource_named(full)
+    resource = _resource_named(full) or _resource_type(shown, tail) or _resource_type_before(lead)
     if not resource and _names_a_task(full or shown):
         return None
     if " " not in shown and shown.isupper() and _GENERIC_NEXT.match(tail):
@@ -371,7 +371,10 @@ def _past_generic_phrase(texts: list[str], j: int) -> int:
     for k in range(j, min(len(texts), j + 5)):
         word = clean(texts[k])
         appositive = k > j and texts[k - 1].endswith(",") and _title_word(texts[k])
-        if appositive or (k > j and _looks_like_name(texts[k]) and _name_ends(texts, k)):
+        coined = (
+            _looks_like_name(texts[k]) and not clean(texts[k]).isupper()
+        )  # not "a ... GLM", "a VR sketch"
+        if appositive or (k > j and coined and _name_ends(texts, k)):
             return k
         noun_like = word.replace("-", "").isalpha() and word.islower() and word not in _LF_STOP
         if not noun_like or word in _NOT_NAMES or texts[k].endswith((";", ":", ".")):
