@@ -1,0 +1,278 @@
+"""What the site shows, read from the store by SPARQL: one scan per property, joined in Python.
+
+As the views do (``kg.project._pairs``), the site asks the store for each property's statements once
+(a SELECT of two or three terms) rather than running a query per page: at a few thousand pages, one
+query each would cost more than the scans.  Nothing here reads records or input files.
+
+>>> from kg.store import memory
+>>> corpus = read(memory())
+>>> corpus.papers, corpus.last_year
+({}, 0)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from kg.vocab import PREFIXES
+
+_YEAR = re.compile(r"\d{4}")
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A paper's own fields (its links are in :class:`Corpus`)."""
+
+    iri: str
+    title: str
+    year: int
+    """0 when unknown."""
+    venue: str = ""
+    abstract: str = ""
+    url: str = ""
+    """The paper's arXiv abstract page (or its own page), when known."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a paper was read: a ``kg:SourceRecord``."""
+
+    file: str
+    line: int
+    reader: str
+
+
+@dataclass(slots=True)
+class Corpus:
+    """Every fact a page shows, keyed by IRI; lists are sorted (see :func:`read`)."""
+
+    papers: dict[str, Paper] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    """Person IRI -> name."""
+    authors: dict[str, list[str]] = field(default_factory=dict)
+    """Paper -> persons in author order."""
+    subjects: dict[str, list[str]] = field(default_factory=dict)
+    """Paper -> arXiv subjects (``dcterms:subject``)."""
+    areas: dict[str, list[str]] = field(default_factory=dict)
+    """Paper -> conference areas (``kg:area``)."""
+    mentions: dict[str, list[str]] = field(default_factory=dict)
+    """Paper -> methods it mentions (``schema:mentions``)."""
+    introduces: dict[str, list[str]] = field(default_factory=dict)
+    """Paper -> what it introduces (``kg:introduces``)."""
+    evidence: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """(paper, method) -> the text that matched (``kg:matchedText``)."""
+    repositories: dict[str, list[str]] = field(default_factory=dict)
+    """Paper -> repositories (``schema:codeRepository``)."""
+    repository_names: dict[str, str] = field(default_factory=dict)
+    repository_urls: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, list[Source]] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+    """Concept -> ``skos:prefLabel``."""
+    notations: dict[str, str] = field(default_factory=dict)
+    definitions: dict[str, str] = field(default_factory=dict)
+    broader: dict[str, list[str]] = field(default_factory=dict)
+    narrower: dict[str, list[str]] = field(default_factory=dict)
+    generic: set[str] = field(default_factory=set)
+    """Concepts with ``kg:generic true``."""
+    counts: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Concept -> year -> papers (``kg:countsByYear``, as the build counted them)."""
+    paper_counts: dict[str, int] = field(default_factory=dict)
+    """Person -> ``kg:paperCount``."""
+    record_count: int = 0
+
+    @property
+    def years(self) -> dict[int, int]:
+        """Year -> papers published that year."""
+        out: dict[int, int] = defaultdict(int)
+        for paper in self.papers.values():
+            if paper.year:
+                out[paper.year] += 1
+        return dict(sorted(out.items()))
+
+    @property
+    def last_year(self) -> int:
+        """The latest year with papers; 0 when no paper has a year."""
+        return max(self.years, default=0)
+
+    def label(self, iri: str) -> str:
+        """What an entity is called: a person's name, a concept's label, a repository's name, a title."""
+        if iri in self.names:
+            return self.names[iri]
+        if iri in self.labels:
+            notation = self.notations.get(iri, "")
+            # arXiv's archive "cs" and group "Computer Science" share a label: the code tells them apart
+            return (
+                f"{notation} · {self.labels[iri]}"
+                if notation and notation != self.labels[iri]
+                else self.labels[iri]
+            )
+        if iri in self.notations:
+            return self.notations[iri]
+        if iri in self.repository_names:
+            return self.repository_names[iri]
+        if iri in self.papers:
+            return self.papers[iri].title
+        return iri.rsplit("/", 1)[-1]
+
+
+def _solutions(store: ox.Store, text: str) -> Iterator[tuple[str, ...]]:
+    """Rows of a SELECT query as lexical values (rows with an unbound or quoted-triple term left out)."""
+    prefixes = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in sorted(PREFIXES.items()))
+    result = store.query(prefixes + text)
+    assert isinstance(result, ox.QuerySolutions)
+    width = len(result.variables)
+    for solution in result:
+        values = [solution[i] for i in range(width)]
+        if all(v is not None and not isinstance(v, ox.Triple) for v in values):
+            yield tuple(v.value for v in values if v is not None and not isinstance(v, ox.Triple))
+
+
+def _pairs(store: ox.Store, predicate: str) -> Iterator[tuple[str, str]]:
+    for row in _solutions(store, f"SELECT ?s ?o WHERE {{ ?s {predicate} ?o }}"):
+        yield row[0], row[1]
+
+
+def _first(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Subject -> its smallest value (one value per subject, the same whatever the store's order)."""
+    out: dict[str, str] = {}
+    for s, o in pairs:
+        if s not in out or o < out[s]:
+            out[s] = o
+    return out
+
+
+def _grouped(pairs: Iterable[tuple[str, str]], keep: set[str] | None = None) -> dict[str, list[str]]:
+    out: dict[str, set[str]] = defaultdict(set)
+    for s, o in pairs:
+        if keep is None or s in keep:
+            out[s].add(o)
+    return {s: sorted(values) for s, values in sorted(out.items())}
+
+
+def _year(text: str) -> int:
+    """A gYear's year; 0 when unknown.
+
+    >>> _year("2025"), _year("-0044"), _year("")
+    (2025, 0, 0)
+    """
+    return int(text[:4]) if _YEAR.fullmatch(text[:4]) else 0
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+def read(store: ox.Store) -> Corpus:
+    """Everything the site shows, from one store."""
+    corpus = Corpus()
+    articles = {s for (s,) in _solutions(store, "SELECT ?s WHERE { ?s a schema:ScholarlyArticle }")}
+    titles = _first((s, o) for s, o in _pairs(store, "dcterms:title") if s in articles)
+    abstracts = _first((s, o) for s, o in _pairs(store, "dcterms:abstract") if s in articles)
+    years: dict[str, int] = {}
+    for s, o in _pairs(store, "fabio:hasPublicationYear"):
+        if s in articles:
+            years[s] = max(years.get(s, 0), _year(o))
+    venues = _first((s, o) for s, o in _pairs(store, "kg:venue") if s in articles)
+    urls = _first(
+        (s, o)
+        for s, o in _pairs(store, "schema:url")
+        if s in articles and o.startswith(("https://", "http://"))
+    )
+    arxiv = _first(
+        (s, "https://arxiv.org/abs/" + o[len("arxiv:") :])
+        for s, o in _pairs(store, "dcterms:identifier")
+        if s in articles and o.startswith("arxiv:")
+    )
+    for iri in sorted(articles):
+        title = titles.get(iri) or _shortened(abstracts.get(iri, "")) or iri.rsplit("/", 1)[-1]
+        corpus.papers[iri] = Paper(
+            iri,
+            title,
+            years.get(iri, 0),
+            venues.get(iri, ""),
+            abstracts.get(iri, ""),
+            arxiv.get(iri) or urls.get(iri, ""),
+        )
+
+    corpus.names = _first(_pairs(store, "foaf:name"))
+    ordered: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for paper, person, position in _solutions(
+        store,
+        "SELECT ?paper ?person ?position WHERE { ?paper kg:authorship ?a . ?a kg:author ?person ; kg:position ?position }",
+    ):
+        if paper in articles:
+            ordered[paper].append((_int(position), person))
+    creators = _grouped(_pairs(store, "dcterms:creator"), articles)
+    for paper in sorted(set(ordered) | set(creators)):
+        persons = [person for _, person in sorted(ordered.get(paper, []))]
+        # a creator without a place in the author list still counts, after those with one
+        persons += [p for p in creators.get(paper, []) if p not in set(persons)]
+        corpus.authors[paper] = list(dict.fromkeys(persons))
+    corpus.paper_counts = {s: _int(o) for s, o in _pairs(store, "kg:paperCount")}
+
+    corpus.subjects = _grouped(_pairs(store, "dcterms:subject"), articles)
+    corpus.areas = _grouped(_pairs(store, "kg:area"), articles)
+    corpus.mentions = _grouped(_pairs(store, "schema:mentions"), articles)
+    corpus.introduces = _grouped(_pairs(store, "kg:introduces"), articles)
+    matched: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for paper, method, text in _solutions(
+        store,
+        "SELECT ?paper ?method ?text WHERE { ?paper kg:evidence ?e . ?e kg:evidenceOf ?method ; kg:matchedText ?text }",
+    ):
+        matched[(paper, method)].add(text)
+    corpus.evidence = {key: sorted(texts) for key, texts in sorted(matched.items())}
+
+    corpus.repositories = _grouped(_pairs(store, "schema:codeRepository"), articles)
+    repositories = {r for values in corpus.repositories.values() for r in values}
+    corpus.repository_names = _first((s, o) for s, o in _pairs(store, "schema:name") if s in repositories)
+    corpus.repository_urls = _first(
+        (s, o) for s, o in _pairs(store, "schema:url") if s in repositories and o.startswith("https://")
+    )
+
+    sources: dict[str, set[Source]] = defaultdict(set)
+    for paper, file, line, reader in _solutions(
+        store,
+        "SELECT ?paper ?file ?line ?reader WHERE { ?paper prov:wasDerivedFrom ?r . ?r kg:sourceFile ?file ; "
+        'kg:sourceLine ?line . OPTIONAL { ?r kg:reader ?read } BIND(COALESCE(?read, "") AS ?reader) }',
+    ):
+        if paper in articles:
+            sources[paper].add(Source(file, _int(line), reader))
+    corpus.sources = {
+        p: sorted(s, key=lambda r: (r.file, r.line, r.reader)) for p, s in sorted(sources.items())
+    }
+    corpus.record_count = sum(len(s) for s in corpus.sources.values())
+
+    corpus.labels = _first(_pairs(store, "skos:prefLabel"))
+    corpus.notations = _first(_pairs(store, "skos:notation"))
+    corpus.definitions = _first(_pairs(store, "skos:definition"))
+    broader = set(_pairs(store, "skos:broader")) | {(o, s) for s, o in _pairs(store, "skos:narrower")}
+    corpus.broader = _grouped(broader)
+    corpus.narrower = _grouped((o, s) for s, o in broader)
+    corpus.generic = {s for s, o in _pairs(store, "kg:generic") if o == "true"}
+    counts: dict[str, dict[int, int]] = defaultdict(dict)
+    for concept, year, papers in _solutions(
+        store,
+        "SELECT ?concept ?year ?papers WHERE { ?concept kg:countsByYear ?c . ?c kg:year ?year ; kg:papers ?papers }",
+    ):
+        if _year(year):
+            counts[concept][_year(year)] = _int(papers)
+    corpus.counts = {c: dict(sorted(by_year.items())) for c, by_year in sorted(counts.items())}
+    return corpus
+
+
+def _shortened(text: str, limit: int = 120) -> str:
+    """A title for a paper that has none: the start of its abstract.
+
+    >>> _shortened("a b c", 3)
+    'a b…'
+    """
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"

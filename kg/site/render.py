@@ -1,0 +1,205 @@
+"""The index, the listing pages, and every page laid out as HTML with the ``kg/templates/site.*`` files.
+
+The template escapes every string (Jinja autoescape); the search index goes into the index page as
+JSON with ``<``, ``>``, ``&``, U+2028 and U+2029 escaped (``kg.viz.json_for_html``), read by the
+page's script, which puts text into the DOM with ``textContent`` only.  A Content-Security-Policy
+forbids fetching anything.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from kg import __version__
+from kg.site.entities import KINDS, PLURALS, Site, rising
+from kg.site.pages import Link, Page, Section, _plural, entity_pages, link, paper_page
+
+LIST_SIZE = 500
+"""Entries on one page of a listing (``persons.html``, ``persons~2.html``, ...)."""
+TOP_AUTHORS = 20
+RISING = 15
+
+
+@lru_cache(maxsize=8)
+def _asset(name: str) -> str:
+    return (resources.files("kg") / "templates" / name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _template() -> Any:
+    from jinja2 import Environment, FunctionLoader, select_autoescape
+
+    env = Environment(
+        loader=FunctionLoader(_asset),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["show"] = show
+    return env.get_template("site.html")
+
+
+def show(link: Link) -> Any:
+    """A link as HTML (its text escaped): an anchor, an outside anchor, or plain text.
+
+    >>> str(show(Link('<b>"x"</b>', "person/x.html")))
+    '<a href="person/x.html">&lt;b&gt;&#34;x&#34;&lt;/b&gt;</a>'
+    >>> str(show(Link("x", "javascript:alert(1)", external=True)))
+    '<span class="plain">x</span>'
+    """
+    from markupsafe import Markup, escape
+
+    text = escape(link.text)
+    if link.href and link.external:
+        if not link.href.startswith(("https://", "http://")):
+            return Markup(f'<span class="plain">{text}</span>')
+        return Markup(
+            f'<a href="{escape(link.href)}" rel="noopener noreferrer nofollow" class="external">{text}</a>'
+        )
+    if link.href:
+        return Markup(f'<a href="{escape(link.href)}">{text}</a>')
+    return Markup(f'<span class="plain">{text}</span>')
+
+
+def html(page: Page, site: Site) -> str:
+    """A page as HTML text."""
+    from kg.viz import _inline_script, json_for_html
+
+    nav = [Link("Index", page.root + "index.html")] + [
+        Link(PLURALS[k].capitalize(), page.root + f"{PLURALS[k]}.html") for k in site.kinds
+    ]
+    return str(
+        _template().render(
+            page=page,
+            nav=nav,
+            version=__version__,
+            script=_inline_script(_asset("site.js")) if page.search else "",
+            search=json_for_html(page.search) if page.search else "",
+        )
+    )
+
+
+def stylesheet() -> str:
+    """The site's style sheet (``site.css`` in the site folder, shared by every page)."""
+    return _asset("site.css")
+
+
+def index_page(site: Site) -> Page:
+    corpus = site.corpus
+    years = corpus.years
+    counts = Counter(e.kind for e in site.entities.values())
+    undated = sum(1 for p in corpus.papers.values() if not p.year)
+    holds = [
+        Link(_plural(counts.get(kind, 0), kind), f"{PLURALS[kind]}.html" if counts.get(kind) else None)
+        for kind in ("paper", "person", "method", "subject", "area", "repository")
+    ]
+    if years:
+        span = f"{min(years)}–{max(years)}" if len(years) > 1 else str(min(years))
+        per_year = ", ".join(f"{y}: {n:,}" for y, n in years.items())
+        holds.append(
+            Link(f"years {span}", None, per_year + (f"; {undated:,} without a year" if undated else ""))
+        )
+    else:
+        holds.append(Link("no paper has a year", None))
+    files = Counter(s.file for sources in corpus.sources.values() for s in sources)
+    holds.append(
+        Link(_plural(len(files), "source file"), None, _plural(corpus.record_count, "source record"))
+    )
+    sources = tuple(Link(name, None, _plural(n, "record")) for name, n in sorted(files.items())[:50])
+    people = sorted(
+        (e for e in site.entities.values() if e.kind == "person"),
+        key=lambda e: (-corpus.paper_counts.get(e.iri, len(e.papers)), e.label.casefold(), e.iri),
+    )
+    authors = tuple(
+        link(site, e.iri, "", _plural(corpus.paper_counts.get(e.iri, len(e.papers)), "paper"))
+        for e in people[:TOP_AUTHORS]
+    )
+    rises = rising(site, RISING)
+    rise_links = tuple(
+        link(
+            site,
+            r.iri,
+            "",
+            f"+{r.points:.1f} points ({100 * r.share_before:.1f}% → {100 * r.share_last:.1f}%)",
+        )
+        for r in rises
+    )
+    last = corpus.last_year
+    if rises:
+        why = (
+            f"Change in the share of papers that mention each method, {last - 1} → {last} "
+            "(generic methods left out)."
+        )
+    elif years.get(last) and years.get(last - 1):
+        why = f"No method's share of papers grew from {last - 1} to {last}."
+    else:
+        why = "Needs papers in the last two years; this graph has none to compare."
+    sections = (
+        Section("What the graph holds", "links", links=tuple(holds)),
+        Section("Most active authors", "links", links=authors, anchor="authors"),
+        Section(
+            f"Methods rising most in {last}" if last else "Methods rising",
+            "links",
+            links=rise_links,
+            text=why,
+            anchor="rising",
+        ),
+        Section(
+            "Sources", "links", links=sources, more=f"and {len(files) - 50:,} more" if len(files) > 50 else ""
+        ),
+    )
+    search = [
+        [e.label, e.kind, e.path if e.page else ""]
+        for e in sorted(site.entities.values(), key=lambda e: (e.label.casefold(), e.kind, e.iri))
+    ]
+    return Page("index.html", "Knowledge graph", "index", sections, "built by kg", search=search)
+
+
+def listing_pages(site: Site, kind: str) -> Iterator[Page]:
+    """Every entity of a kind, most papers first, LIST_SIZE to a page."""
+    entities = site.of_kind(kind)
+    if not entities:
+        return
+    name = PLURALS[kind]
+    total = -(-len(entities) // LIST_SIZE)
+    paths = [f"{name}.html" if n == 1 else f"{name}~{n}.html" for n in range(1, total + 1)]
+    pager = [Link(str(n), p) for n, p in enumerate(paths, 1)] if total > 1 else []
+    for n, path in enumerate(paths, 1):
+        shown = entities[(n - 1) * LIST_SIZE : n * LIST_SIZE]
+        links = tuple(
+            Link(e.label, e.path if e.page else None, _plural(len(e.papers), "paper")) for e in shown
+        )
+        note = (
+            ""
+            if kind not in ("person", "method", "subject", "area") or site.min_papers == 1
+            else (f"those with fewer than {site.min_papers} papers have no page")
+        )
+        subtitle = f"{len(entities):,} {name}" + (f" · page {n} of {total}" if total > 1 else "")
+        section = Section(name.capitalize(), "links", links=links, text=note)
+        yield Page(
+            path,
+            name.capitalize(),
+            "listing",
+            (section,),
+            subtitle,
+            pager=tuple(Link(p.text, None if p.href == path else p.href) for p in pager),
+        )
+
+
+def pages(site: Site) -> Iterator[Page]:
+    """Every page of the site, in a fixed order."""
+    yield index_page(site)
+    for kind in KINDS:
+        yield from listing_pages(site, kind)
+    for entity in sorted(site.entities.values(), key=lambda e: (KINDS.index(e.kind), e.slug)):
+        if not entity.page:
+            continue
+        if entity.kind == "paper":
+            yield paper_page(site, entity)
+        else:
+            yield from entity_pages(site, entity)
