@@ -10,6 +10,8 @@ Routes:
 - ``/queries``: the named queries as JSON; ``/queries/NAME?author=...`` runs one, bound safely.
 - ``/``: an offline HTML page (query box, named queries, results table); ``/graph``: the graph views
   written in ``OUT`` (``*.html``; one is served, several are listed, each at ``/views/NAME``).
+- ``/site/``: the static site ``kg site`` wrote in ``OUT/site`` (files under that folder only; 404
+  until it exists).
 
 Why worker processes: pyoxigraph cannot cancel a running query.  Queries run in a small pool of
 processes that each hold the store open read-only; a query still running at the time limit has
@@ -52,10 +54,12 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kg.errors import KgError, unknown
+from kg.site import SITE_DIR
 from kg.store import STORE_DIR
 
 log = logging.getLogger("kg.server")
@@ -524,6 +528,7 @@ def create_app(options: ServerOptions) -> Starlette:
             Route("/queries/{name}", named),
             Route("/graph", graph),
             Route("/views/{name}", view),
+            Mount("/site", _SiteFiles(options.out / SITE_DIR), name="site"),
         ],
         middleware=[
             Middleware(_RequestLog),
@@ -537,6 +542,26 @@ def create_app(options: ServerOptions) -> Starlette:
         ],
         lifespan=lifespan,
     )
+
+
+class _SiteFiles:
+    """The files of ``OUT/site`` (``kg site``), read-only; 404 while there is no site.
+
+    Starlette's ``StaticFiles`` serves them (it refuses paths and symlinks that lead out of the
+    folder) but fails on a folder that does not exist, which a site written after the server
+    started would be.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.files = StaticFiles(directory=folder, html=True, check_dir=False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.folder.is_dir():
+            response = PlainTextResponse(f"no site in {self.folder} (run 'kg site' first)\n", status_code=404)
+            await response(scope, receive, send)
+            return
+        await self.files(scope, receive, send)
 
 
 def _refuse_update() -> Response:

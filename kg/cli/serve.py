@@ -37,7 +37,8 @@ def serve(
         int, typer.Option(help="Connections served at once (requests on more get 503).", min=1)
     ] = 500,
 ) -> None:
-    """Serve the graph at http://HOST:PORT/query and /sparql (SPARQL 1.1 Protocol) with a query page at /.
+    """Serve the graph at http://HOST:PORT/query and /sparql (SPARQL 1.1 Protocol) with a query page at /,
+    and the site kg site wrote in OUT/site at /site/.
 
     Example: kg serve --out outputs --port 7878
     """
@@ -68,7 +69,9 @@ def serve(
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(1) from e
-    err.print(f"kg serve: {out}/store at http://{host}:{port}/query (and /sparql; Ctrl-C stops)", markup=False)
+    err.print(
+        f"kg serve: {out}/store at http://{host}:{port}/query (and /sparql; Ctrl-C stops)", markup=False
+    )
     try:
         run(options, host=host, port=port)
     except KgError as e:

@@ -3,13 +3,16 @@
 A page's file name comes from the entity's IRI (its last segment, a repository's owner and name),
 never from a title or name: ``person/thomas_hofmann.html``, ``method/lora.html``,
 ``subject/cs.LG.html``, ``repository/microsoft--lora.html``.  A segment with characters outside
-``[A-Za-z0-9._-]`` is cleaned and given a hash of the IRI, so two IRIs never share a file (also on
-case-insensitive file systems).
+letters, digits, ``_``, ``.`` and ``-`` (once percent-decoded: ``schönlieb``) is cleaned and given a
+hash of the IRI, so two IRIs never share a file (also on case-insensitive file systems); links
+percent-encode the name.
 
 >>> slug("https://w3id.org/kg/id/person/thomas_hofmann", "person")
 'thomas_hofmann'
 >>> slug("https://github.com/microsoft/lora", "repository")
 'microsoft--lora'
+>>> slug("https://w3id.org/kg/id/person/carola_sch%C3%B6nlieb", "person")
+'carola_schönlieb'
 >>> slug("https://w3id.org/kg/id/person/jr%2E", "person")
 'jr-3fb792550f'
 """
@@ -18,9 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from kg.site.queries import Corpus
 
@@ -38,7 +42,7 @@ PLURALS = {
 THRESHOLDED = ("person", "method", "subject", "area")
 """Kinds whose entities get a page only with at least ``min_papers`` papers."""
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE = re.compile(r"[^\w.-]+")
 SLUG_LIMIT = 80
 
 
@@ -46,8 +50,9 @@ def slug(iri: str, kind: str) -> str:
     """The file name (without ``.html``) of an entity's page, from its IRI."""
     parts = iri.rstrip("/").split("/")
     segment = "--".join(parts[-2:]) if kind == "repository" else parts[-1]
-    clean = _UNSAFE.sub("-", unquote(segment)).strip("-.")[:SLUG_LIMIT]
-    if clean != segment or not clean:
+    decoded = unicodedata.normalize("NFC", unquote(segment))
+    clean = _UNSAFE.sub("-", decoded).strip("-.")[:SLUG_LIMIT]
+    if clean != decoded or not clean:
         clean = f"{clean or kind}-{hashlib.sha256(iri.encode('utf-8')).hexdigest()[:10]}"
     return clean
 
@@ -70,6 +75,11 @@ class Entity:
         """Its page's path in the site folder."""
         return f"{self.kind}/{self.slug}.html"
 
+    @property
+    def url(self) -> str:
+        """Its page's address relative to the site folder (the path, percent-encoded)."""
+        return quote(self.path)
+
 
 @dataclass(slots=True)
 class Site:
@@ -84,7 +94,7 @@ class Site:
     def href(self, iri: str, root: str) -> str | None:
         """The link to an entity's page from a page ``root`` below the site folder; None without a page."""
         entity = self.entities.get(iri)
-        return root + entity.path if entity is not None and entity.page else None
+        return root + entity.url if entity is not None and entity.page else None
 
     def of_kind(self, kind: str) -> list[Entity]:
         """Entities of one kind, most papers first, then by label."""

@@ -7,6 +7,7 @@ the graph stays text here; the templates escape it (and ``chart.bars`` escapes i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from kg.site import chart
 from kg.site.entities import PLURALS, Entity, Site, method_counts, shares, tally
@@ -126,7 +127,7 @@ def _pager(entity: Entity, number: int) -> tuple[Link, ...]:
     if total == 1:
         return ()
     return tuple(
-        Link(str(n), None if n == number else "../" + page_path(entity, n)) for n in range(1, total + 1)
+        Link(str(n), None if n == number else "../" + quote(page_path(entity, n))) for n in range(1, total + 1)
     )
 
 

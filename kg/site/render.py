@@ -154,7 +154,7 @@ def index_page(site: Site) -> Page:
         ),
     )
     search = [
-        [e.label, e.kind, e.path if e.page else ""]
+        [e.label, e.kind, e.url if e.page else ""]
         for e in sorted(site.entities.values(), key=lambda e: (e.label.casefold(), e.kind, e.iri))
     ]
     return Page("index.html", "Knowledge graph", "index", sections, "built by kg", search=search)
@@ -172,7 +172,7 @@ def listing_pages(site: Site, kind: str) -> Iterator[Page]:
     for n, path in enumerate(paths, 1):
         shown = entities[(n - 1) * LIST_SIZE : n * LIST_SIZE]
         links = tuple(
-            Link(e.label, e.path if e.page else None, _plural(len(e.papers), "paper")) for e in shown
+            Link(e.label, e.url if e.page else None, _plural(len(e.papers), "paper")) for e in shown
         )
         note = (
             ""

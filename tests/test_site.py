@@ -1,0 +1,315 @@
+"""``kg site``: the static site of a build: its pages, their counts against the named queries, links,
+hostile text, determinism, atomic replacement, ``--min-papers``, the CLI and ``kg serve``'s ``/site/``.
+
+The Chromium tests (no console error, no request outside the site, search) are in
+``tests/test_site_browser.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote
+
+import pyoxigraph as ox
+import pytest
+from typer.testing import CliRunner
+
+from kg.cli import app
+from kg.errors import IssueLog, KgError
+from kg.pipeline import BuildOptions, build
+from kg.queries import named_query, sized
+from kg.site import SiteOptions, chart, pages, write
+from kg.sparql import Solutions, bind, execute
+from kg.store import open_store
+
+HOSTILE_TITLE = (
+    "</textarea><script>window.pwned=1</script> \"quoted\" & 'single' <img src=x onerror=alert(1)>"
+)
+HOSTILE_NAME = "<b>Eve</b> O'Hara"
+
+
+class Anchors(HTMLParser):
+    """Every href and src of a page, and the page's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("href", "src") and value is not None:
+                self.refs.append(value)
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def parsed(path: Path) -> Anchors:
+    anchors = Anchors()
+    anchors.feed(path.read_text(encoding="utf-8"))
+    return anchors
+
+
+@pytest.fixture(scope="module")
+def seed_site(seed_outputs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("site") / "site"
+    write(open_store(seed_outputs), target)
+    return target
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of a two-paper listing whose title, author and abstract are hostile."""
+    folder = tmp_path_factory.mktemp("hostile-site")
+    records = [
+        {
+            "id": "2503.00001",
+            "title": HOSTILE_TITLE,
+            "authors": [HOSTILE_NAME, "Ada Lovelace"],
+            "categories": ["cs.LG"],
+            "summary": "We fine-tune with LoRA. \u2028</script><script>window.pwned=3</script>",
+        },
+        {
+            "id": "2503.00002",
+            "title": "A plain title",
+            "authors": ["Ada Lovelace"],
+            "categories": ["cs.LG"],
+            "summary": "We use low-rank adaptation (LoRA) and diffusion models.",
+        },
+    ]
+    listing = folder / "2025-03-18.jsonl"
+    listing.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = build([listing], BuildOptions(), IssueLog())
+    assert result.summary()["papers"] == 2
+    target = folder / "site"
+    write(result.store, target)
+    return target
+
+
+# --- what the pages hold -------------------------------------------------------------------------------
+
+
+def test_seed_site_has_index_person_method_and_paper_pages(seed_site: Path, seed_outputs: Path) -> None:
+    index = (seed_site / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<a href="person/thomas_hofmann.html">Thomas Hofmann</a> <span class="note">18 papers</span>' in index
+    )
+    assert "157 papers" in index and "70 persons" in index and "years 2025–2026" in index
+    person = (seed_site / "person" / "thomas_hofmann.html").read_text(encoding="utf-8")
+    assert person.count('<span class="year">') == 18  # his 18 papers, each with its year
+    assert re.search(r"<span class=\"year\">2026</span>.*<span class=\"year\">2025</span>", person, re.S)
+    method = (seed_site / "method" / "lora.html").read_text(encoding="utf-8")
+    assert (
+        "<h1>LoRA</h1>" in method
+        and '<svg class="chart"' in method
+        and "trainable low-rank matrices" in method
+    )
+    assert (
+        "Broader and narrower" in method and 'href="../method/parameter-efficient-fine-tuning.html"' in method
+    )
+    # a paper page: its authors, the text that matched each method, and its source file and line
+    store = open_store(seed_outputs)
+    paper, line, text = next(
+        (s[0].value, s[1].value, s[2].value)
+        for s in store.query(
+            "SELECT ?p ?line ?text WHERE { ?p <https://w3id.org/kg/ns#evidence> ?e . "
+            "?e <https://w3id.org/kg/ns#evidenceOf> <https://w3id.org/kg/method/lora> ; "
+            "<https://w3id.org/kg/ns#matchedText> ?text . ?p <http://www.w3.org/ns/prov#wasDerivedFrom> ?r . "
+            "?r <https://w3id.org/kg/ns#sourceLine> ?line } ORDER BY ?p LIMIT 1"
+        )  # type: ignore[union-attr]
+    )
+    page = (seed_site / "paper" / (paper.rsplit("/", 1)[-1] + ".html")).read_text(encoding="utf-8")
+    assert f"matched “{text}”" in page
+    assert re.search(rf"seeds/[0-9a-f_]+\.txt:{line}</span>", page)
+
+
+def test_method_page_counts_equal_the_method_trend_query(seed_site: Path, seed_outputs: Path) -> None:
+    store = open_store(seed_outputs)
+    query = named_query("method-trend")
+    result = execute(store, bind(sized(query.text, None), query.bindings({})))
+    assert isinstance(result, Solutions)
+    trend: dict[str, dict[int, int]] = {}
+    for concept, _, year, papers in result.rows:
+        assert concept is not None and year is not None and papers is not None
+        trend.setdefault(concept.value, {})[int(year.value)] = int(papers.value)
+    assert len(trend) >= 10
+    for concept, counts in trend.items():
+        page = seed_site / "method" / (concept.rsplit("/", 1)[-1] + ".html")
+        drawn = {
+            int(y): int(n)
+            for y, n in re.findall(r'data-year="(\d+)" data-papers="(\d+)"', page.read_text("utf-8"))
+        }
+        assert drawn == counts, concept
+
+
+def test_every_local_link_resolves(seed_site: Path) -> None:
+    checked = 0
+    for page in sorted(seed_site.rglob("*.html")):
+        for ref in parsed(page).refs:
+            if ref.startswith(("https://", "http://")):
+                continue
+            assert not ref.startswith(("/", "file:", "javascript:", "data:")), (page, ref)
+            target = (page.parent / unquote(ref.split("#")[0])).resolve()
+            assert target.is_file(), f"{page.relative_to(seed_site)} links to missing {ref}"
+            assert seed_site.resolve() in target.parents
+            checked += 1
+    assert checked > 5000
+
+
+def test_hostile_text_stays_text(hostile_site: Path) -> None:
+    everything = "".join(p.read_text("utf-8") for p in sorted(hostile_site.rglob("*.html")))
+    assert "<script>window.pwned" not in everything and "<img src=x" not in everything
+    assert "</textarea>" not in everything and "<b>Eve</b>" not in everything
+    paper = next(p for p in (hostile_site / "paper").glob("*.html") if "textarea" in p.read_text("utf-8"))
+    text = paper.read_text("utf-8")
+    assert (
+        "&lt;/textarea&gt;&lt;script&gt;window.pwned=1&lt;/script&gt; &#34;quoted&#34; &amp; &#39;single&#39;"
+        in text
+    )
+    # the search index: JSON whose <, >, & and U+2028 are escaped, which parses back to the very title
+    index = parsed(hostile_site / "index.html")
+    data = next(s for s in index.scripts if s.lstrip().startswith("["))
+    assert "<" not in data and ">" not in data and "&" not in data and "\u2028" not in data
+    assert HOSTILE_TITLE in [entry[0] for entry in json.loads(data)]
+    assert HOSTILE_NAME in [entry[0] for entry in json.loads(data)]
+    # the person's file name comes from the IRI's key, never from the raw name
+    assert all(re.fullmatch(r"[\w.-]+\.html", p.name) for p in (hostile_site / "person").iterdir())
+
+
+# --- how it is written --------------------------------------------------------------------------------
+
+
+def test_same_graph_same_bytes(seed_site: Path, seed_outputs: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    write(open_store(seed_outputs), again)
+    first = {p.relative_to(seed_site): p.read_bytes() for p in seed_site.rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert first.keys() == second.keys() and first == second
+
+
+def test_site_replaced_whole_or_not_at_all(
+    seed_outputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "site"
+    target.mkdir()
+    (target / "stale.html").write_text("old")
+    done = write(open_store(seed_outputs), target, SiteOptions(min_papers=3))
+    assert not (target / "stale.html").exists() and (target / "index.html").is_file()
+    assert done.pages == len(list(target.rglob("*.html")))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no staging folder or old site left
+    before = {p: p.read_bytes() for p in target.rglob("*") if p.is_file()}
+
+    calls = 0
+
+    def failing(page: pages.Page, site: object) -> str:
+        nonlocal calls
+        calls += 1
+        if calls > 20:
+            raise KgError("disk on fire", code="write-failed")
+        return "<p>partial</p>"
+
+    monkeypatch.setattr("kg.site.render.html", failing)
+    with pytest.raises(KgError, match="disk on fire"):
+        write(open_store(seed_outputs), target)
+    assert {p: p.read_bytes() for p in target.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_min_papers_leaves_pages_out(seed_site: Path, seed_outputs: Path, tmp_path: Path) -> None:
+    store = open_store(seed_outputs)
+    counts = {
+        unquote(s[0].value.rsplit("/", 1)[-1]): int(s[1].value)
+        for s in store.query("SELECT ?p ?n WHERE { ?p <https://w3id.org/kg/ns#paperCount> ?n }")  # type: ignore[union-attr]
+    }
+    target = tmp_path / "site"
+    write(store, target, SiteOptions(min_papers=2))
+    kept = {p.stem for p in (target / "person").glob("*.html")}
+    assert kept == {key for key, n in counts.items() if n >= 2}
+    assert kept < {p.stem for p in (seed_site / "person").glob("*.html")}
+    lone = sorted(key for key, n in counts.items() if n == 1)[0]
+    assert not (target / "person" / f"{lone}.html").exists()
+    assert f"person/{lone}.html" not in (target / "persons.html").read_text("utf-8")
+    # no page links to a page that was left out
+    for page in target.rglob("*.html"):
+        assert all(
+            (page.parent / unquote(r)).resolve().is_file()
+            for r in parsed(page).refs
+            if not r.startswith("http")
+        )
+
+
+def test_long_lists_are_paginated(
+    seed_outputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "PAGE_SIZE", 5)
+    target = tmp_path / "site"
+    write(open_store(seed_outputs), target)
+    person = target / "person"
+    files = sorted(person.glob("thomas_hofmann*.html"))
+    assert [p.name for p in files] == [
+        "thomas_hofmann.html", "thomas_hofmann~2.html", "thomas_hofmann~3.html", "thomas_hofmann~4.html",
+    ]  # fmt: skip
+    titles = [
+        re.findall(r'<span class="year">\d+</span> <a href="../paper/([^"]+)"', p.read_text("utf-8"))
+        for p in files
+    ]
+    assert [len(t) for t in titles] == [5, 5, 5, 3]
+    assert len({t for page in titles for t in page}) == 18
+    assert 'href="../person/thomas_hofmann~4.html"' in files[0].read_text("utf-8")
+
+
+def test_chart_draws_each_year_with_gaps() -> None:
+    svg = chart.bars({2020: 3, 2023: 1}, {2020: 6, 2023: 4}, title="x")
+    assert re.findall(r'data-year="(\d+)" data-papers="(\d+)"', svg) == [("2020", "3"), ("2023", "1")]
+    assert [int(y) for y in re.findall(r'class="year"[^>]*>(\d+)<', svg)] == [2020, 2021, 2022, 2023]
+    assert "3 papers, 50% of the year&#x27;s 6" in svg and "1 paper, 25% of the year&#x27;s 4" in svg
+    assert ox.Literal(svg)  # a string, nothing else
+    assert chart.bars({}, {}, title="x") == ""
+
+
+# --- the command line and kg serve ---------------------------------------------------------------------
+
+
+def test_cli(seed_outputs: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    target = tmp_path / "out-site"
+    result = runner.invoke(
+        app, ["site", "--out", str(seed_outputs), "--output", str(target), "--min-papers", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert f"kg site: wrote {target}" in result.output and "person" in result.output
+    assert (target / "index.html").is_file()
+    assert runner.invoke(app, ["site", "--out", str(seed_outputs), "--min-papers", "0"]).exit_code == 2
+    missing = runner.invoke(app, ["site", "--out", str(tmp_path / "nothing")])
+    assert missing.exit_code == 1 and "no built graph" in missing.output
+
+
+def test_serve_serves_the_site(seed_site: Path, tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from kg.server import ServerOptions, create_app
+
+    out = tmp_path / "build"
+    (out / "store").mkdir(parents=True)  # the pool (and the store) is not started without the app's lifespan
+    client = TestClient(create_app(ServerOptions(out=out)))
+    assert client.get("/site/").status_code == 404  # no site yet
+    (out / "secret.txt").write_text("secret")
+    (out / "site").symlink_to(seed_site)
+    index = client.get("/site/")
+    assert index.status_code == 200 and "Thomas Hofmann" in index.text
+    assert client.get("/site/person/thomas_hofmann.html").status_code == 200
+    assert client.get("/site/site.css").headers["content-type"].startswith("text/css")
+    for escape in ("/site/../secret.txt", "/site/%2e%2e/secret.txt", "/site/..%2fsecret.txt"):
+        assert "secret" not in client.get(escape).text
+    assert client.post("/site/index.html").status_code == 405
