@@ -1,8 +1,8 @@
 """``kg site``: the static site of a build: its pages, their counts against the named queries, links,
 hostile text, determinism, atomic replacement, ``--min-papers``, the CLI and ``kg serve``'s ``/site/``.
 
-The Chromium tests (no console error, no request outside the site, search) are in
-``tests/test_site_browser.py``.
+The Chromium tests (no console error and no request outside the site on each kind of page, search,
+hostile text) drive Debian's Chromium as ``tests/test_browser.py`` does (its ``browser`` fixture).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -24,6 +25,9 @@ from kg.queries import named_query, sized
 from kg.site import SiteOptions, chart, pages, write
 from kg.sparql import Solutions, bind, execute
 from kg.store import open_store
+from tests.test_browser import browser
+
+__all__ = ["browser"]  # the Chromium fixture, shared with the view pages' tests
 
 HOSTILE_TITLE = (
     "</textarea><script>window.pwned=1</script> \"quoted\" & 'single' <img src=x onerror=alert(1)>"
@@ -313,3 +317,88 @@ def test_serve_serves_the_site(seed_site: Path, tmp_path: Path) -> None:
     for escape in ("/site/../secret.txt", "/site/%2e%2e/secret.txt", "/site/..%2fsecret.txt"):
         assert "secret" not in client.get(escape).text
     assert client.post("/site/index.html").status_code == 405
+
+
+# --- in Chromium ---------------------------------------------------------------------------------------
+
+
+def opened(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
+    """A page opened from disk, with its console messages and every URL it requested."""
+    page = browser.new_page()
+    console: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.resolve().as_uri())
+    page.wait_for_load_state("load")
+    return page, console, requests
+
+
+KINDS_OF_PAGE = (
+    "index.html",
+    "persons.html",
+    "person/thomas_hofmann.html",
+    "method/lora.html",
+    "subject/cs.LG.html",
+    "area/deep-learning--everything-else.html",
+    "repository/*.html",
+    "paper/*.html",
+)
+
+
+@pytest.mark.parametrize("name", KINDS_OF_PAGE)
+def test_each_kind_of_page_loads_offline_without_errors(browser: Any, seed_site: Path, name: str) -> None:
+    path = sorted(seed_site.glob(name))[0]
+    page, console, requests = opened(browser, path)
+    try:
+        assert console == []
+        assert requests[0] == path.resolve().as_uri()
+        # nothing but the page and the site's style sheet: no network, nothing outside the site
+        assert requests[1:] == [(seed_site / "site.css").resolve().as_uri()]
+        assert page.evaluate("getComputedStyle(document.body).maxWidth") == "1088px"  # site.css applied
+        assert page.inner_text("h1")
+    finally:
+        page.close()
+
+
+def test_search_finds_an_entity_and_opens_its_page(browser: Any, seed_site: Path) -> None:
+    page, console, _ = opened(browser, seed_site / "index.html")
+    try:
+        page.wait_for_function("window.kgSearchReady === true")
+        page.fill("#search", "thomas hof")
+        first = page.locator("#search-results li a").first
+        assert first.inner_text() == "Thomas Hofmann"
+        assert "1 match" in page.inner_text("#search-count")
+        page.fill("#search", "lora")
+        assert "LoRA" in page.locator("#search-results").inner_text()
+        page.fill("#search", "thomas hof")
+        page.press("#search", "Enter")
+        page.wait_for_url("**/person/thomas_hofmann.html")
+        assert page.inner_text("h1") == "Thomas Hofmann"
+        assert console == []
+    finally:
+        page.close()
+
+
+def test_hostile_title_stays_text_in_chromium(browser: Any, hostile_site: Path) -> None:
+    paper = next(
+        p for p in sorted((hostile_site / "paper").glob("*.html")) if "textarea" in p.read_text("utf-8")
+    )
+    page, console, requests = opened(browser, paper)
+    try:
+        assert page.evaluate("window.pwned") is None
+        assert page.inner_text("h1") == HOSTILE_TITLE
+        assert page.locator("img").count() == 0 and page.locator("script").count() == 0
+        assert HOSTILE_NAME in page.inner_text("body")
+        assert console == [] and all(r.startswith("file://") for r in requests)
+    finally:
+        page.close()
+    page, console, _ = opened(browser, hostile_site / "index.html")
+    try:
+        page.wait_for_function("window.kgSearchReady === true")
+        page.fill("#search", "textarea")
+        assert page.locator("#search-results li a").first.inner_text() == HOSTILE_TITLE
+        assert page.evaluate("window.pwned") is None and console == []
+    finally:
+        page.close()

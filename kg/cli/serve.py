@@ -69,9 +69,7 @@ def serve(
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(1) from e
-    err.print(
-        f"kg serve: {out}/store at http://{host}:{port}/query (and /sparql; Ctrl-C stops)", markup=False
-    )
+    err.print(f"kg serve: {out}/store at http://{host}:{port}/query (and /sparql; Ctrl-C stops)", markup=False)
     try:
         run(options, host=host, port=port)
     except KgError as e:

@@ -127,7 +127,8 @@ def _pager(entity: Entity, number: int) -> tuple[Link, ...]:
     if total == 1:
         return ()
     return tuple(
-        Link(str(n), None if n == number else "../" + quote(page_path(entity, n))) for n in range(1, total + 1)
+        Link(str(n), None if n == number else "../" + quote(page_path(entity, n)))
+        for n in range(1, total + 1)
     )
 
 
