@@ -12,7 +12,8 @@ The package's modules are its stages (``docs/methods.md`` tells the whole story)
   vetoes, versioned names of model families;
 * :mod:`.names` -- open-vocabulary names (versioned models, defined method acronyms, coined names);
 * :mod:`.introduced` and :mod:`.resources` -- the names a paper introduces and whether each is a
-  method or a dataset, benchmark or library; linking each to the known methods its name names.
+  method or a dataset, benchmark or library;
+* :mod:`.linking` -- the known methods a new name is related to or a kind of.
 
 >>> slugify("Gated-SwinRMT")
 'gated-swinrmt'

@@ -20,6 +20,7 @@ from .forms import (
     name_key,
     norm_label,
 )
+from .linking import broader_of, related_to
 from .resources import resource_after, resource_before, resource_named, title_resource
 
 if TYPE_CHECKING:
@@ -185,18 +186,8 @@ def _describe(
     if not _could_be_new({} if name.direct else matcher.label_to_slug, short, full):
         return None
     sent_start, sent_end = sentence
-    related: set[str] = set()
-    for part in (short, full):
-        for m in matcher.find_cached(part) if part else ():
-            related.add(m.slug)
-        for i in range(len(part) - 2):  # the _inner_forms that occur in part
-            for form, slug in matcher.inner_by_head.get(part[i : i + 3], ()):
-                if part.startswith(form, i):
-                    related.add(slug)
-    for m in matches:
-        if sent_start <= m.start and m.end <= sent_end:
-            related.add(m.slug)
-    broader = _broader(matcher, masked, full, name, sentence, matches)
+    related = related_to(matcher, (short, full), sentence, matches)
+    broader = broader_of(matcher, masked, full, name.end, sentence, matches)
     if broader:
         related.add(broader)
     tail = masked[name.end : min(sent_end, name.end + 120)].lower()
@@ -218,36 +209,6 @@ def _describe(
         broader=broader,
         resource_type=resource,
     )
-
-
-def _broader(
-    matcher: MethodMatcher,
-    masked: str,
-    full: str,
-    name: _Name,
-    sentence: tuple[int, int],
-    matches: list[MethodMatch],
-) -> str:
-    """The concept the text says the new method is a kind of, or ""."""
-    sent_start, sent_end = sentence
-    # "Cautious Weight Decay", "Sequential regularized LoRA": the long form's head is a known method
-    if full:
-        head = [m for m in matcher.find_cached(full) if m.end == len(full.rstrip())]
-        if head:
-            return head[-1].slug
-    window_end = min(sent_end, name.end + 160)
-    for m in matches:
-        if not (sent_start <= m.start and m.end <= sent_end):
-            continue
-        before = masked[max(sent_start, m.start - 40) : m.start].lower()
-        after = masked[m.end : m.end + 12].lower()
-        if m.start >= name.end and m.start < window_end and _KIND_OF.search(before):
-            return m.slug
-        if _BASED.match(after) and name.end <= m.start < window_end:
-            return m.slug
-        if _VARIANT.match(after) and name.end <= m.start < window_end:
-            return m.slug
-    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,12 +243,6 @@ _NAMING = re.compile(r"^(?:call|calls|called|named|dubbed|termed|coined|name|dub
 _CUE_SEARCH_FOLDED = re.compile(_CUE_SEARCH.pattern)
 _CUE_FOLDED = re.compile(_CUE.pattern)
 _NAMING_FOLDED = re.compile(_NAMING.pattern)
-_KIND_OF = re.compile(
-    r"\b(variant|extension|generali[sz]ation|instance|form|kind|type|version|modification)s? of"
-    r"( the| a| an| standard| classical| vanilla)?\s*$"
-)
-_BASED = re.compile(r"\s*[-–]?\s*based\b")
-_VARIANT = re.compile(r"\s*variant\b")
 # the proposer must be the paper itself ("we", "this paper"), not earlier work
 _OWN = {"we", "paper", "work", "report", "article", "study", "here", "our", "herein", "letter", "thesis"}
 _OTHERS = {"existing", "prior", "previous", "recent", "earlier", "other", "related", "they", "authors"}
