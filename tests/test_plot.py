@@ -367,6 +367,11 @@ def test_hostile_labels_stay_text(tmp_path: Path) -> None:
         text = target.read_text(encoding="utf-8")
         ET.fromstring(text)  # still well-formed
         assert "<script>" not in text
+    # drawn as written, dollar signs and all (matplotlib names each text in a comment beside its glyphs)
+    assert (
+        r"<!-- $\frac{1}{0$ &lt;script&gt;"
+        in plot(store, "trend", tmp_path / "t.svg", PlotOptions(title=hostile)).read_text()
+    )
 
 
 def test_unknown_figure_and_format(store: ox.Store, tmp_path: Path) -> None:

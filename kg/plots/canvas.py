@@ -98,11 +98,23 @@ def render(figure: Figure, fmt: str) -> bytes:
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     elif fmt == "png":
         figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+        buffer = opaque(buffer)
     else:
         raise UsageError(
             f"unknown figure format {fmt!r}; choose from: {', '.join(FORMATS)}", code="bad-output"
         )
     return buffer.getvalue()
+
+
+def opaque(png: io.BytesIO) -> io.BytesIO:
+    """The PNG without its alpha channel (figures are drawn on white): a quarter less to store, and
+    no figure that turns black on a viewer that ignores transparency."""
+    from PIL import Image  # matplotlib's own dependency
+
+    with Image.open(png) as image:
+        out = io.BytesIO()
+        image.convert("RGB").save(out, format="png", dpi=(DPI, DPI), optimize=True)
+    return out
 
 
 def save(figure: Figure, target: Path) -> Path:

@@ -173,7 +173,7 @@ def draw(data: ThematicMap, options: PlotOptions) -> Figure:
     from kg.plots.canvas import new_figure
     from kg.plots.labels import place
 
-    figure = new_figure(8.0, 6.5)
+    figure = new_figure(7.0, 5.8)
     ax = figure.add_subplot()
     ax.set_title(options.title or "Thematic map of methods", loc="left")
     ax.set_xlabel("Relevance degree (centrality rank)")

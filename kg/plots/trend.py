@@ -86,7 +86,7 @@ def draw(trend: Trend, options: PlotOptions) -> Figure:
 
     from kg.plots.canvas import new_figure
 
-    figure = new_figure(8.0, 4.5)
+    figure = new_figure(7.5, 4.2)
     ax = figure.add_subplot()
     for i, line in enumerate(trend.series):
         ax.plot(
