@@ -160,11 +160,12 @@ def draw(data: Bursts, options: PlotOptions) -> Figure:
     ax = figure.add_subplot()
     ax.set_axis_off()
     what = {"method": "methods", "subject": "subjects", "area": "areas"}.get(data.kind, "terms")
-    title = options.title or (
-        f"Top {len(rows)} {what} with the strongest bursts"
-        if len(rows) != 1
-        else f"The {what[:-1]} with a burst"
-    )
+    if not rows:
+        title = options.title or f"No bursts of {what}"
+    elif len(rows) == 1:
+        title = options.title or f"The {what.removesuffix('s')} with a burst"
+    else:
+        title = options.title or f"Top {len(rows)} {what} with the strongest bursts"
     ax.set_title(title, loc="left")
     # columns in axes units: the text columns, then the years' bar
     col_term, col_year, col_strength, col_begin, col_end = 0.0, 0.43, 0.52, 0.58, 0.64

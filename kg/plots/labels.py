@@ -48,12 +48,15 @@ def place(
     *,
     sizes: Sequence[float] = (),
     avoid: Sequence[Bbox] = (),
+    shorter: Sequence[str] = (),
     fontsize: float = 7.0,
     limit: int = 30,
 ) -> list[int]:
     """Label ``points`` (data coordinates, most important first) with ``texts`` where they fit; at most
     ``limit`` labels.  ``sizes`` are the points' marker areas (points squared, as ``scatter`` takes
-    them); labels keep off those markers and off the display boxes ``avoid``.  Returns the indices of the points labelled."""
+    them); labels keep off those markers and off the display boxes ``avoid``.  A label that fits
+    nowhere is tried again as its ``shorter`` text, if given.  Returns the indices of the points
+    labelled."""
     from matplotlib.figure import Figure
     from matplotlib.patheffects import withStroke
     from matplotlib.transforms import Bbox
@@ -81,11 +84,26 @@ def place(
             continue
         # first beside the point clear of every marker; failing that, over other points' markers (never
         # over a label): the most important nodes sit in the densest places and must still be named
-        for strict in (True, False):
+        tries = [(text, True, (1.0, 2.0)), (text, False, (1.0,))]
+        if i < len(shorter) and shorter[i] and shorter[i] != text:
+            tries += [(shorter[i], True, (1.0, 2.0)), (shorter[i], False, (1.0,))]
+        for shown_text, strict, rings in tries:
             near = taken if strict else taken[markers:]
             own = taken[i] if i < markers else None
             radius = radii[i] if i < len(radii) else 2.0
-            box = _fit(ax, renderer, frame, (i, points[i], text), radius, scale, fontsize, halo, near, own)
+            box = _fit(
+                ax,
+                renderer,
+                frame,
+                (i, points[i], shown_text),
+                radius,
+                scale,
+                fontsize,
+                halo,
+                near,
+                own,
+                rings,
+            )
             if box is not None:
                 taken.append(box)
                 shown.append(i)
@@ -104,13 +122,15 @@ def _fit(
     halo: list[AbstractPathEffect],
     taken: Sequence[Bbox],
     own: Bbox | None,
+    rings: Sequence[float] = (1.0,),
 ) -> Bbox | None:
     """Put label ``what`` (index, point, text) in the first spot around its point where it stays in the
-    frame and clear of ``taken`` (its own marker ``own`` aside); its box, or None (and no label) when no
-    spot is free."""
+    frame and clear of ``taken`` (its own marker ``own`` aside), trying each ring of spots (distances
+    from the marker's edge, in gaps) in turn; its box, or None (and no label) when no spot is free.  A
+    label set further off than the first ring gets a thin line to its point."""
     i, point, text = what
-    for dx, dy, ha, va in SPOTS:
-        gap = radius + 2.0
+    for ring, (dx, dy, ha, va) in ((r, spot) for r in rings for spot in SPOTS):
+        gap = radius + 2.0 + (ring - 1.0) * (radius + 6.0)
         step = gap / math.sqrt(2) if dx and dy else gap
         label = ax.annotate(
             text,
@@ -129,6 +149,10 @@ def _fit(
         box = label.get_window_extent(renderer)
         inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
         if inside and not any(overlaps(box, other) for other in taken if other is not own):
+            if ring > 1.0:
+                cx, cy = ax.transData.transform(point)
+                end = ax.transData.inverted().transform((cx + dx * step, cy + dy * step))
+                ax.plot([point[0], end[0]], [point[1], end[1]], color="#888888", linewidth=0.5, zorder=4)
             return box
         label.remove()
     return None

@@ -94,7 +94,7 @@ def draw(data: Overlay, options: PlotOptions) -> Figure:
             for a, b in sorted(graph.edges(), key=lambda e: (str(e[0]), str(e[1])))
         ]
         ax.add_collection(LineCollection(segments, colors="#9a9a9a", linewidths=0.4, alpha=0.35, zorder=1))
-    sizes = {n: 4.0 + 1.6 * float(graph.nodes[n]["size"]) ** 1.6 for n in graph}
+    sizes = {n: 3.0 + 1.1 * float(graph.nodes[n]["size"]) ** 1.6 for n in graph}
     dated = [n for n in nodes if graph.nodes[n]["mean_year"]]
     undated = [n for n in nodes if not graph.nodes[n]["mean_year"]]
     if undated:

@@ -211,7 +211,7 @@ def draw(data: ThematicMap, options: PlotOptions) -> Figure:
     if not themes:
         ax.text(0.5, 0.5, "no methods used together", transform=ax.transAxes, ha="center", color="#777777")
     labels = [
-        "\n".join(shorten(term, 28) for term in theme.terms[: max(options.theme_terms, 1)])
+        "\n".join(shorten(term, 32) for term in theme.terms[: max(options.theme_terms, 1)])
         for theme in themes
     ]
     engine = figure.get_layout_engine()
@@ -224,6 +224,7 @@ def draw(data: ThematicMap, options: PlotOptions) -> Figure:
         labels,
         sizes=sizes,
         avoid=[text.get_window_extent(renderer) for text in quadrant_names],
+        shorter=[shorten(theme.terms[0], 40) for theme in themes],
         fontsize=7.5,
         limit=len(labels),
     )

@@ -96,7 +96,7 @@ def draw(trend: Trend, options: PlotOptions) -> Figure:
             marker=MARKERS[(i // len(COLORS)) % len(MARKERS)] if len(trend.years) > 1 else "o",
             markersize=4,
             linewidth=1.6,
-            label=f"{shorten(line.concept.label)} ({line.concept.total:,})",
+            label=f"{shorten(line.concept.label, 32)} ({line.concept.total:,})",
             gid=f"series-{i}",
         )
     what = {"method": "methods", "subject": "subjects", "area": "areas"}
