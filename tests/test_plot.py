@@ -232,6 +232,11 @@ def test_trend_shares_and_names(store: ox.Store) -> None:
     assert [(s.concept.label, s.values) for s in areas.series] == [
         ("Deep Learning · Everything Else", (1.0, 0.0, 0.0))
     ]
+    theory = trend_figure.compute(store, PlotOptions(areas=("theory",)))  # the parent's name: its areas
+    assert [(s.concept.label, s.values) for s in theory.series] == [
+        ("Theory · Everything Else", (0.0, 1.0, 0.0))
+    ]
+    assert len(trend_figure.compute(store, PlotOptions(areas=("everything else",))).series) == 2
     with pytest.raises(KgError, match="no dated papers with a method named 'bert'") as e:
         trend_figure.compute(store, PlotOptions(methods=("bert",)))
     assert e.value.code == "unknown-term"

@@ -186,7 +186,8 @@ def labels(store: ox.Store, kind: str, iris: set[str]) -> dict[str, tuple[str, t
         if kind == "subject" and other:
             text = f"{text} ({other[0]})" if text and text != other[0] else other[0]
         elif kind == "area" and other:
-            text = f"{other[0]} · {text}" if text else other[0]
+            # chosen by its own label too ("Attention Mechanisms"), or by its parent's (all of them)
+            other, text = [*other, text] if text else other, f"{other[0]} · {text}" if text else other[0]
         shown[iri] = (text, tuple(other))
     return shown
 

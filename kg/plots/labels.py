@@ -31,11 +31,11 @@ SPOTS = (
 """Where a label may go, as (x, y) directions from its point and the text's alignment there."""
 
 
-def overlaps(a: Bbox, b: Bbox, pad: float = 2.0) -> bool:
+def overlaps(a: Bbox, b: Bbox, pad: float = 4.0) -> bool:
     """Whether two display boxes come closer than ``pad`` pixels.
 
     >>> from matplotlib.transforms import Bbox
-    >>> overlaps(Bbox([[0, 0], [10, 10]]), Bbox([[11.5, 0], [20, 10]])), overlaps(Bbox([[0, 0], [10, 10]]), Bbox([[15, 0], [20, 10]]))
+    >>> overlaps(Bbox([[0, 0], [10, 10]]), Bbox([[13.5, 0], [20, 10]])), overlaps(Bbox([[0, 0], [10, 10]]), Bbox([[15, 0], [20, 10]]))
     (True, False)
     """
     return not (a.x1 + pad < b.x0 or b.x1 + pad < a.x0 or a.y1 + pad < b.y0 or b.y1 + pad < a.y0)
