@@ -228,6 +228,8 @@ def test_trend_shares_and_names(store: ox.Store) -> None:
     assert [s.concept.label for s in data.series] == ["TRANSFORMER", "Subject cs.CL (cs.CL)"]
     assert data.series[0].values == (0.0, 1.0, 0.5)
     assert data.series[1].values == (0.0, 1.0, 0.5)
+    named = trend_figure.compute(store, PlotOptions(subjects=("subject CS.cl",)))  # its name, any case
+    assert [s.concept.label for s in named.series] == ["Subject cs.CL (cs.CL)"]
     areas = trend_figure.compute(store, PlotOptions(areas=("Deep Learning · Everything Else",)))
     assert [(s.concept.label, s.values) for s in areas.series] == [
         ("Deep Learning · Everything Else", (1.0, 0.0, 0.0))

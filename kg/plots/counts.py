@@ -184,7 +184,11 @@ def labels(store: ox.Store, kind: str, iris: set[str]) -> dict[str, tuple[str, t
     for iri in iris:
         text, other = label.get(iri, ""), sorted(others.get(iri, ()))
         if kind == "subject" and other:
-            text = f"{text} ({other[0]})" if text and text != other[0] else other[0]
+            # chosen by its code or its name ("Machine Learning"); shown as both
+            other, text = (
+                [*other, text] if text else other,
+                (f"{text} ({other[0]})" if text and text != other[0] else other[0]),
+            )
         elif kind == "area" and other:
             # chosen by its own label too ("Attention Mechanisms"), or by its parent's (all of them)
             other, text = [*other, text] if text else other, f"{other[0]} · {text}" if text else other[0]
