@@ -437,6 +437,12 @@ def test_cli_plot(seed_outputs: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["plot", "trend", "-o", str(seed_outputs), "--method", "no-such-method", "--output", str(tmp_path / "y.svg")])  # fmt: skip
     assert result.exit_code == 2 and "no dated papers with a method named 'no-such-method'" in result.output
     assert not (tmp_path / "y.svg").exists()
+    result = runner.invoke(app, ["plot", "bursts", "-o", str(seed_outputs), "--kind", "author"])
+    assert (
+        result.exit_code == 2 and "unknown kind 'author'; choose from: method, subject, area" in result.output
+    )
+    result = runner.invoke(app, ["plot", "overlay", "-o", str(seed_outputs), "--view", "papers"])
+    assert result.exit_code == 2 and "choose from: coauthors, topics" in result.output
     result = runner.invoke(app, ["plot", "trend", "-o", str(tmp_path / "nothing")])
     assert result.exit_code == 1 and "no built graph" in result.output
     listing = runner.invoke(app, ["list", "figures"])
