@@ -325,12 +325,32 @@ def test_overlay_colours_nodes_by_mean_year_and_labels_without_overlap(store: ox
     # Ada and Alan have 3 papers and 2 coauthors each: the tie goes by IRI
     assert data.ranked[0] == next(n for n in data.graph if data.graph.nodes[n]["label"] == "Ada Lovelace")
     figure = overlay_figure.draw(data, PlotOptions())
+    figure.canvas.draw()  # where the labels end up when the file is written
     renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]  # the Agg canvas has one
     labels = [t for t in figure.axes[0].texts if t.get_gid() and str(t.get_gid()).startswith("label-")]
     assert len(labels) >= 3
     boxes = [t.get_window_extent(renderer) for t in labels]
     for a, b in combinations(boxes, 2):
         assert not a.overlaps(b)
+
+
+def test_overlay_labels_of_the_seeds_never_overlap(seed_outputs: Path) -> None:
+    from kg.store import open_store
+
+    for view in ("topics", "coauthors"):
+        figure = draw(open_store(seed_outputs), "overlay", PlotOptions(view=view, labels=60))
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]  # the Agg canvas has one
+        labels = [t for t in figure.axes[0].texts if str(t.get_gid() or "").startswith("label-")]
+        assert len(labels) >= 20, view
+        frame = figure.axes[0].get_window_extent(renderer)
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        assert all(frame.contains(b.x0, b.y0) and frame.contains(b.x1, b.y1) for b in boxes)
+        assert not [
+            (a.get_text(), b.get_text())
+            for (a, x), (b, y) in combinations(zip(labels, boxes, strict=True), 2)
+            if x.overlaps(y)
+        ]
 
 
 def test_overlay_unknown_view(store: ox.Store) -> None:

@@ -65,6 +65,9 @@ def place(
     if engine is not None:
         engine.execute(figure)
         figure.set_layout_engine("none")
+    # an axes with a fixed aspect (the overlay's) is resized when drawn: resize it now, so that the
+    # positions measured here are those drawn
+    ax.apply_aspect()
     renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
     frame = ax.get_window_extent(renderer)
     scale = figure.dpi / 72.0
