@@ -173,10 +173,10 @@ def test_kleinberg_one_year_burst_computed_by_hand() -> None:
 
 
 def test_kleinberg_two_year_burst_computed_by_hand() -> None:
-    # 10 of 60: p0 = 1/6, p1 = 1/3; a year of 5 in 10 saves 5 ln 2 + 5 ln(5/4) = 4.5815 ... less
-    # 5 ln(3/2) + 5 ln(6/5)... by hand: base 5 ln 6 + 5 ln 1.2 = 9.8704, burst 5 ln 3 + 5 ln 1.5 = 7.5204,
-    # 2.3500 saved each; a year of 0 in 10 costs 10 ln(1.5/1.2) = 2.2314 more in the burst state, and
-    # entering costs ln 6 = 1.7918
+    # 10 of 60 papers: p0 = 1/6, p1 = 1/3; entering costs ln 6 = 1.7918.  A year of 5 in 10 costs
+    # 5 ln 6 + 5 ln(6/5) = 9.8704 in the base state and 5 ln 3 + 5 ln(3/2) = 7.5204 in the burst state
+    # (2.3500 saved); a year of 0 in 10 costs 10 ln(6/5) = 1.8232 and 10 ln(3/2) = 4.0547 (2.2314 more in
+    # the burst state).  The two years of 5 save 4.7000 > 1.7918: one burst, years 3-4, strength 4.700.
     found = kleinberg([0, 0, 5, 5, 0, 0], [10] * 6)
     assert [(a, b, round(s, 3)) for a, b, s in found] == [(2, 3, 4.700)]
 

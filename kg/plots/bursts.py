@@ -173,8 +173,13 @@ def draw(data: Bursts, options: PlotOptions) -> Figure:
     n = max(len(rows), 1)
     ax.set_xlim(0, 1)
     ax.set_ylim(n + 0.2, -1.2)
-    header = {col_term: ("Terms", "left"), col_year: ("Year", "right"), col_strength: ("Strength", "right"),
-              col_begin: ("Begin", "right"), col_end: ("End", "right")}  # fmt: skip
+    header = {
+        col_term: ("Terms", "left"),
+        col_year: ("Year", "right"),
+        col_strength: ("Strength", "right"),
+        col_begin: ("Begin", "right"),
+        col_end: ("End", "right"),
+    }
     for x, (text, align) in header.items():
         ax.text(x, -0.6, text, ha=align, va="center", fontweight="bold")
     if data.years:

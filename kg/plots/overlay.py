@@ -98,9 +98,17 @@ def draw(data: Overlay, options: PlotOptions) -> Figure:
     dated = [n for n in nodes if graph.nodes[n]["mean_year"]]
     undated = [n for n in nodes if not graph.nodes[n]["mean_year"]]
     if undated:
-        ax.scatter([graph.nodes[n]["x"] for n in undated], [graph.nodes[n]["y"] for n in undated],
-                   s=[sizes[n] for n in undated], color=UNKNOWN, edgecolors="white", linewidths=0.3,
-                   zorder=2, gid="nodes-undated", label="no dated paper")  # fmt: skip
+        ax.scatter(
+            [graph.nodes[n]["x"] for n in undated],
+            [graph.nodes[n]["y"] for n in undated],
+            s=[sizes[n] for n in undated],
+            color=UNKNOWN,
+            edgecolors="white",
+            linewidths=0.3,
+            zorder=2,
+            gid="nodes-undated",
+            label="no dated paper",
+        )
     points = ax.scatter(
         [graph.nodes[n]["x"] for n in dated],
         [graph.nodes[n]["y"] for n in dated],

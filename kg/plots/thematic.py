@@ -184,10 +184,18 @@ def draw(data: ThematicMap, options: PlotOptions) -> Figure:
     ax.set_ylim(-0.5, n + 1.5)
     ax.axvline(data.mean_centrality, color="#555555", linestyle="--", linewidth=0.8)
     ax.axhline(data.mean_density, color="#555555", linestyle="--", linewidth=0.8)
-    corner = {"motor": (0.99, 0.99, "right", "top"), "niche": (0.01, 0.99, "left", "top"),
-              "emerging or declining": (0.01, 0.01, "left", "bottom"), "basic": (0.99, 0.01, "right", "bottom")}  # fmt: skip
-    names = {"motor": "Motor themes", "niche": "Niche themes", "emerging or declining": "Emerging or\ndeclining themes",
-             "basic": "Basic themes"}  # fmt: skip
+    corner = {
+        "motor": (0.99, 0.99, "right", "top"),
+        "niche": (0.01, 0.99, "left", "top"),
+        "emerging or declining": (0.01, 0.01, "left", "bottom"),
+        "basic": (0.99, 0.01, "right", "bottom"),
+    }
+    names = {
+        "motor": "Motor themes",
+        "niche": "Niche themes",
+        "emerging or declining": "Emerging or\ndeclining themes",
+        "basic": "Basic themes",
+    }
     quadrant_names = [  # bold and grey, behind the bubbles
         ax.text(
             x,
@@ -206,8 +214,17 @@ def draw(data: ThematicMap, options: PlotOptions) -> Figure:
     top = max((t.frequency for t in themes), default=1)
     sizes = [60 + 1100 * math.log1p(t.frequency) / math.log1p(top) for t in themes]
     for i, theme in enumerate(themes):
-        ax.scatter([theme.rank_centrality], [theme.rank_density], s=sizes[i], color=COLORS[i % len(COLORS)],
-                   alpha=0.6, edgecolors="white", linewidths=0.8, gid=f"theme-{i}", zorder=2)  # fmt: skip
+        ax.scatter(
+            [theme.rank_centrality],
+            [theme.rank_density],
+            s=sizes[i],
+            color=COLORS[i % len(COLORS)],
+            alpha=0.6,
+            edgecolors="white",
+            linewidths=0.8,
+            gid=f"theme-{i}",
+            zorder=2,
+        )
     if not themes:
         ax.text(0.5, 0.5, "no methods used together", transform=ax.transAxes, ha="center", color="#777777")
     labels = [

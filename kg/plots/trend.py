@@ -17,9 +17,17 @@ if TYPE_CHECKING:
 NAME = "trend"
 
 COLORS = (
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-    "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
-)  # fmt: skip
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#7f7f7f",
+    "#bcbd22",
+)
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
 
 
@@ -64,9 +72,8 @@ def choose(found: dict[str, list[counts.Concept]], options: PlotOptions) -> list
 def compute(store: ox.Store, options: PlotOptions) -> Trend:
     """Each chosen concept's papers (or share of papers) in every year the graph has papers."""
     totals = counts.paper_totals(store)
-    kinds = {kind for kind, names in zip(
-        ("method", "subject", "area"), (options.methods, options.subjects, options.areas), strict=True
-    ) if names} or {options.kind}  # fmt: skip
+    named = {"method": options.methods, "subject": options.subjects, "area": options.areas}
+    kinds = {kind for kind, names in named.items() if names} or {options.kind}
     found = {kind: counts.concepts(store, kind, generic=options.generic) for kind in sorted(kinds)}
     chosen = choose(found, options)
     years = tuple(range(min(totals), max(totals) + 1)) if totals else ()
@@ -120,8 +127,14 @@ def draw(trend: Trend, options: PlotOptions) -> Figure:
         ax.set_xlim(trend.years[0] - 1, trend.years[0] + 1)
     ax.grid(axis="y", color="#dddddd", linewidth=0.6)
     if trend.series:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8,
-                  title="papers in all years", title_fontsize=8)  # fmt: skip
+        ax.legend(
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            frameon=False,
+            fontsize=8,
+            title="papers in all years",
+            title_fontsize=8,
+        )
     else:
         ax.text(0.5, 0.5, "no dated papers", transform=ax.transAxes, ha="center", color="#777777")
     return figure
