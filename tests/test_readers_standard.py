@@ -522,7 +522,7 @@ def test_truncated_bibtex_keeps_complete_entries(cut: int) -> None:
 def test_a_daily_listing_record_without_versions_takes_its_year_from_its_arxiv_id() -> None:
     line = json.dumps(
         {"id": "2503.12345", "title": "A title", "summary": "An abstract.", "authors": ["A. Author"],
-         "categories": ["cs.LG"]}  # fmt: skip
+         "categories": ["cs.LG"]}
     )
     records, log = _read_text("day.jsonl", line + "\n")
     assert [r.year.text if r.year else None for r in records] == ["2025"]
