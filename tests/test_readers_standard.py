@@ -517,3 +517,13 @@ def test_truncated_bibtex_keeps_complete_entries(cut: int) -> None:
     started = len(re.findall(r"^@\w+\{", text, re.M))
     named = sum(i.code in ("bad-bibtex-entry", "missing-title", "unknown-format") for i in log.issues)
     assert len(records) + named >= started
+
+
+def test_a_daily_listing_record_without_versions_takes_its_year_from_its_arxiv_id() -> None:
+    line = json.dumps(
+        {"id": "2503.12345", "title": "A title", "summary": "An abstract.", "authors": ["A. Author"],
+         "categories": ["cs.LG"]}
+    )
+    records, log = _read_text("day.jsonl", line + "\n")
+    assert [r.year.text if r.year else None for r in records] == ["2025"]
+    assert not log.issues

@@ -72,12 +72,13 @@ from kg.cli import build as _build  # noqa: E402
 from kg.cli import export as _export  # noqa: E402
 from kg.cli import listing as _listing  # noqa: E402
 from kg.cli import load as _load  # noqa: E402
+from kg.cli import plot as _plot  # noqa: E402
 from kg.cli import query as _query  # noqa: E402
 from kg.cli import serve as _serve  # noqa: E402
 from kg.cli import site as _site  # noqa: E402
 from kg.cli import viz as _viz  # noqa: E402
 
-COMMAND_MODULES = (_build, _listing, _export, _query, _serve, _viz, _load, _site)
+COMMAND_MODULES = (_build, _listing, _export, _query, _serve, _viz, _load, _plot, _site)
 
 
 def main() -> None:

@@ -7,7 +7,10 @@ at a time): ``id``, ``title``, ``abstract``, ``authors`` and ``authors_parsed``
 ``journal-ref``, ``comments``, ``update_date``.
 
 - The identifier is ``arxiv:<id><last version>``; ``published`` and the year
-  are the first version's date, ``updated`` the last version's date.
+  are the first version's date, ``updated`` the last version's date.  A record
+  without versions (scraped daily listings have none) takes its year from its
+  arXiv id, which holds the month it was submitted (``2503.12345`` is 2025,
+  ``cs/0112017`` 2001), so trends and bursts see every paper.
 - Authors come from ``authors_parsed`` ("First Last Suffix"); only when it is
   missing or malformed is the ``authors`` string split, with its LaTeX accents
   decoded (``G\\"unnemann`` is ``Günnemann``).
@@ -248,7 +251,7 @@ def _record(obj: dict[str, Any], at: Location, source: SourceFile, log: IssueLog
         at=at,
         title=bounded(title, MAX_TITLE, "title", log) if title else None,
         abstract=bounded(abstract, MAX_ABSTRACT, "abstract", log) if abstract else None,
-        year=Span(first_date[:4], at) if first_date else None,
+        year=Span(first_date[:4], at) if first_date else _year_of_id(value, at),
         authors=authors,
         authors_complete=True,
         subjects=subjects,
@@ -260,3 +263,26 @@ def _record(obj: dict[str, Any], at: Location, source: SourceFile, log: IssueLog
         comment=_text(obj, "comments", at, log) or _text(obj, "comment", at, log),
         links=tuple(dict.fromkeys(links)),
     )
+
+
+_NEW_ID = re.compile(r"^(\d{2})(0[1-9]|1[0-2])\.\d{4,5}")
+_OLD_ID = re.compile(r"^[a-z][a-z\-]*(?:\.[A-Z]{2})?/(\d{2})(0[1-9]|1[0-2])\d{3}")
+
+
+def _year_of_id(arxiv_id: str | None, at: Location) -> Span | None:
+    """The year an arXiv id was submitted in: ``YYMM.NNNNN`` since April 2007, ``archive/YYMMNNN`` before.
+
+    >>> at = Location("x", 1)
+    >>> [s.text if s else None for s in (_year_of_id("2503.12345v2", at), _year_of_id("cs/0112017", at),
+    ...                                  _year_of_id("hep-th/9901001", at), _year_of_id("1913.00001", at))]
+    ['2025', '2001', '1999', None]
+    """
+    if not arxiv_id:
+        return None
+    m = _NEW_ID.match(arxiv_id) or _OLD_ID.match(arxiv_id)
+    if m is None:
+        return None
+    yy = int(m.group(1))
+    if m.re is _NEW_ID and yy < 7:
+        return None  # new-style ids began in April 2007
+    return Span(str(1900 + yy if yy >= 91 else 2000 + yy), at)

@@ -1,31 +1,19 @@
-"""Machine-learning method mentions and the methods a paper introduces.
+"""Machine-learning methods in a paper's title and abstract: the known methods it mentions, the
+methods it names that no list holds, and the methods, datasets and benchmarks it introduces.
 
-Known methods come from the SKOS method taxonomy (``ontology/methods.ttl``):
-every ``skos:prefLabel``/``skos:altLabel`` (plus hyphen/space and plural
-variants) goes into a spaCy ``PhraseMatcher`` over lower-cased tokens;
-abbreviation-like labels (``LoRA``, ``SSM``, ``S4``) match case-sensitively,
-and a few ``Matcher`` rules cover what a phrase list cannot (``masked
-diffusion``, ``diffusion-based``, ``state-space layers``).  Only the tokenizer
-runs (``nlp.make_doc``); the longest match wins on overlaps.
+The package's modules are its stages (``docs/methods.md`` tells the whole story):
 
-Ambiguity rules (each has a test):
-
-* ``diffusion`` alone is a physical or social process; it counts as a
-  diffusion model only next to a generative cue (``diffusion model``,
-  ``-based``, ``policy``, ``language model``; ``denoising``, ``masked``,
-  ``discrete``, ``latent``, ``video`` ... ``diffusion``), and never after
-  a process word (``information``, ``heat``, ``anomalous`` ...) or before
-  ``equation``, ``MRI``, ``coefficient`` ...
-* a short all-capitals label (``SSM``, ``S4``, ``WD``) counts only where the
-  text defines it as that concept ("state-space models (SSMs)"), or names the
-  concept's family in words elsewhere, or -- for state-space models -- talks
-  about sequence modelling (sequence, recurrent, Mamba, selective ...).  A
-  definition as anything else ("structural similarity measure (SSM)") vetoes it.
-
-Abbreviations defined on the page (Schwartz & Hearst: a long form followed by
-its short form in parentheses, the short form's letters found in order in the
-long form, the first at a word start) are used: when the long form is a known
-label, later uses of the short form are mentions of that concept.
+* :mod:`.vocabulary` -- the SKOS concepts of ``ontology/methods.ttl``: labels that count alone,
+  hidden labels that count only in context, generic concepts and model families;
+* :mod:`.forms` -- surface forms: masking markup, label keys, slugs and name keys, the
+  abbreviations a page defines (Schwartz & Hearst), plural and hyphen variants;
+* :mod:`.rules` -- context rules for ambiguous words ("diffusion", "attention", "SSM");
+* :mod:`.matching` -- the spaCy ``PhraseMatcher`` over every label form, the token rules and the
+  vetoes, versioned names of model families;
+* :mod:`.names` -- open-vocabulary names (versioned models, defined method acronyms, coined names);
+* :mod:`.introduced` and :mod:`.resources` -- the names a paper introduces and whether each is a
+  method or a dataset, benchmark or library;
+* :mod:`.linking` -- the known methods a new name is related to or a kind of.
 
 >>> slugify("Gated-SwinRMT")
 'gated-swinrmt'

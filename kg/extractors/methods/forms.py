@@ -125,6 +125,8 @@ def _blank_quotes(text: str) -> str:
 
 
 PAREN = re.compile(r"\(([^()\n]{1,60})\)")
+# a title "Name: what it does"
+TITLE_NAME = re.compile(r"^\s*(?P<name>[^:?]{2,60}?)\s*:\s+(?P<rest>\S.*)$", re.DOTALL)
 WORD = re.compile(r"[^\s()]+")
 _SF_SHAPE = re.compile(r"^[^\W_][\w\-./+Φ]{0,14}$")
 

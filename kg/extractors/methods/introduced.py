@@ -9,7 +9,19 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .forms import PAREN, WORD, Abbreviation, find_abbreviations, folded, mask, name_key, norm_label
+from .forms import (
+    PAREN,
+    TITLE_NAME,
+    WORD,
+    Abbreviation,
+    find_abbreviations,
+    folded,
+    mask,
+    name_key,
+    norm_label,
+)
+from .linking import broader_of, related_to
+from .resources import resource_after, resource_before, resource_named, title_resource
 
 if TYPE_CHECKING:
     from .matching import MethodMatch, MethodMatcher
@@ -174,23 +186,13 @@ def _describe(
     if not _could_be_new({} if name.direct else matcher.label_to_slug, short, full):
         return None
     sent_start, sent_end = sentence
-    related: set[str] = set()
-    for part in (short, full):
-        for m in matcher.find_cached(part) if part else ():
-            related.add(m.slug)
-        for i in range(len(part) - 2):  # the _inner_forms that occur in part
-            for form, slug in matcher.inner_by_head.get(part[i : i + 3], ()):
-                if part.startswith(form, i):
-                    related.add(slug)
-    for m in matches:
-        if sent_start <= m.start and m.end <= sent_end:
-            related.add(m.slug)
-    broader = _broader(matcher, masked, full, name, sentence, matches)
+    related = related_to(matcher, (short, full), sentence, matches)
+    broader = broader_of(matcher, masked, full, name.end, sentence, matches)
     if broader:
         related.add(broader)
     tail = masked[name.end : min(sent_end, name.end + 120)].lower()
     lead = masked[max(sent_start, name.start - 80) : name.start].lower()
-    resource = _resource_named(full) or _resource_type(shown, tail) or _resource_type_before(lead)
+    resource = resource_named(full) or resource_after(shown, tail) or resource_before(lead)
     if not resource and _names_a_task(full or shown):
         return None
     if " " not in shown and shown.isupper() and _GENERIC_NEXT.match(tail):
@@ -207,36 +209,6 @@ def _describe(
         broader=broader,
         resource_type=resource,
     )
-
-
-def _broader(
-    matcher: MethodMatcher,
-    masked: str,
-    full: str,
-    name: _Name,
-    sentence: tuple[int, int],
-    matches: list[MethodMatch],
-) -> str:
-    """The concept the text says the new method is a kind of, or ""."""
-    sent_start, sent_end = sentence
-    # "Cautious Weight Decay", "Sequential regularized LoRA": the long form's head is a known method
-    if full:
-        head = [m for m in matcher.find_cached(full) if m.end == len(full.rstrip())]
-        if head:
-            return head[-1].slug
-    window_end = min(sent_end, name.end + 160)
-    for m in matches:
-        if not (sent_start <= m.start and m.end <= sent_end):
-            continue
-        before = masked[max(sent_start, m.start - 40) : m.start].lower()
-        after = masked[m.end : m.end + 12].lower()
-        if m.start >= name.end and m.start < window_end and _KIND_OF.search(before):
-            return m.slug
-        if _BASED.match(after) and name.end <= m.start < window_end:
-            return m.slug
-        if _VARIANT.match(after) and name.end <= m.start < window_end:
-            return m.slug
-    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,12 +243,6 @@ _NAMING = re.compile(r"^(?:call|calls|called|named|dubbed|termed|coined|name|dub
 _CUE_SEARCH_FOLDED = re.compile(_CUE_SEARCH.pattern)
 _CUE_FOLDED = re.compile(_CUE.pattern)
 _NAMING_FOLDED = re.compile(_NAMING.pattern)
-_KIND_OF = re.compile(
-    r"\b(variant|extension|generali[sz]ation|instance|form|kind|type|version|modification)s? of"
-    r"( the| a| an| standard| classical| vanilla)?\s*$"
-)
-_BASED = re.compile(r"\s*[-–]?\s*based\b")
-_VARIANT = re.compile(r"\s*variant\b")
 # the proposer must be the paper itself ("we", "this paper"), not earlier work
 _OWN = {"we", "paper", "work", "report", "article", "study", "here", "our", "herein", "letter", "thesis"}
 _OTHERS = {"existing", "prior", "previous", "recent", "earlier", "other", "related", "they", "authors"}
@@ -599,7 +565,6 @@ def our_method_names(masked: str) -> Iterator[_Name]:
 
 
 # a title "Name: what it does" introduces Name (unless it is a kind of paper or a question)
-_TITLE_NAME = re.compile(r"^\s*(?P<name>[^:?]{2,60}?)\s*:\s+(?P<rest>\S.*)$", re.DOTALL)
 _NOT_TITLE_NAMES = frozenset(
     {
         "position", "survey", "review", "tutorial", "preface", "editorial", "commentary", "erratum",
@@ -620,7 +585,7 @@ def title_name(title: str) -> _Name | None:
     ...     "Stabilize to Act: Learning to Coordinate", "YOLO-SPCI: Enhancing Detection", "Why X: Y"])]
     ['Crab', None, None, 'YOLO-SPCI', None]
     """
-    m = _TITLE_NAME.match(title)
+    m = TITLE_NAME.match(title)
     if m is None:
         return None
     name = m.group("name").strip().strip(STRIP)
@@ -636,86 +601,3 @@ def title_name(title: str) -> _Name | None:
         return None
     start = m.start("name") + (len(m.group("name")) - len(m.group("name").lstrip()))
     return _Name(start, start + len(name), name, name, True)
-
-
-def title_resource(title: str) -> str:
-    """``benchmark``/``dataset`` when a title "Name: ..." says the name is one."""
-    m = _TITLE_NAME.match(title)
-    return (
-        _resource_type_before(m.group("rest").lower() + " ") or _title_rest_resource(m.group("rest"))
-        if m
-        else ""
-    )
-
-
-def _title_rest_resource(rest: str) -> str:
-    low = rest.lower()
-    for word, kind in (("benchmark", "benchmark"), ("evaluation suite", "benchmark"), ("dataset", "dataset"),
-                       ("corpus", "dataset"), ("testbed", "benchmark"), ("data set", "dataset")):  # fmt: skip
-        if re.search(rf"\b{word}", low):
-            return kind
-    return ""
-
-
-_RESOURCE_WORDS = (
-    ("benchmark", "benchmark"),
-    ("suite", "benchmark"),
-    ("leaderboard", "benchmark"),
-    ("dataset", "dataset"),
-    ("data set", "dataset"),
-    ("corpus", "dataset"),
-    ("collection", "dataset"),
-    ("testbed", "benchmark"),
-    ("library", "library"),
-    ("toolkit", "library"),
-    ("toolbox", "library"),
-    ("package", "library"),
-    ("metric", "metric"),
-    ("measure", "metric"),
-)
-
-
-_BENCH = re.compile(r"(?:bench|eval|arena|QA)$", re.IGNORECASE)
-_DEFINITION = re.compile(r"^[\s,:()]*(?:\w+\)\s*,?\s*)?(?:is\s+)?(?:a|an|the)\b")
-_RESOURCE_PATTERNS = tuple((re.compile(rf"\b{word}"), kind) for word, kind in _RESOURCE_WORDS)
-
-
-# "the first DVS video anomaly detection benchmark, namely X", "a synthetic dataset X"
-_RESOURCE_BEFORE = re.compile(
-    r"\b(benchmark|suite|leaderboard|testbed|dataset|data set|corpus|collection)s?\s*[,:]?\s*(?:namely|called|named"
-    r"|dubbed|termed)?\s*[(\"“]?$"
-)
-_RESOURCE_KIND = {"suite": "benchmark", "leaderboard": "benchmark", "testbed": "benchmark", "data set": "dataset",
-                  "corpus": "dataset", "collection": "dataset"}  # fmt: skip
-
-
-def _resource_type_before(lead: str) -> str:
-    """``benchmark``/``dataset`` when the words right before the name say so."""
-    m = _RESOURCE_BEFORE.search(lead)
-    return _RESOURCE_KIND.get(m.group(1), m.group(1)) if m else ""
-
-
-def _resource_named(full: str) -> str:
-    """``benchmark``/``dataset`` when the long form itself is one ("Werewolf question-answering dataset")."""
-    words = full.lower().split()
-    if not words:
-        return ""
-    last = words[-1].rstrip("s")
-    if last in ("benchmark", "dataset", "suite", "corpu", "testbed", "leaderboard"):
-        return _RESOURCE_KIND.get(last, "dataset" if last == "corpu" else last)
-    if "dataset" in words or "benchmark" in words:
-        return "benchmark" if "benchmark" in words else "dataset"
-    return ""
-
-
-def _resource_type(name: str, tail: str) -> str:
-    """``benchmark``/``dataset``/``library`` when the definition right after the name says so."""
-    if _BENCH.search(name):
-        return "benchmark"
-    head = " ".join(tail.split()[:9])
-    if not _DEFINITION.match(head):
-        return ""
-    for pattern, kind in _RESOURCE_PATTERNS:
-        if pattern.search(head):
-            return kind
-    return ""

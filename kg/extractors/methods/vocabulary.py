@@ -64,7 +64,9 @@ def load_taxonomy(path: Path) -> dict[str, Concept]:
             for triple in ox.parse(f, format=ox.RdfFormat.TURTLE):
                 what = _WANTED.get(triple.predicate.value)
                 if what is not None and isinstance(triple.subject, ox.NamedNode):
-                    facts.setdefault(triple.subject.value, {}).setdefault(what, []).append(triple.object.value)
+                    facts.setdefault(triple.subject.value, {}).setdefault(what, []).append(
+                        triple.object.value
+                    )
     except (OSError, SyntaxError, ValueError) as exc:
         raise KgError(f"cannot read method taxonomy {path}: {exc}", code="bad-taxonomy") from exc
     concepts: dict[str, Concept] = {}

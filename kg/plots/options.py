@@ -1,0 +1,58 @@
+"""The options of ``kg plot``: one record for every figure (each figure reads the ones it needs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PlotOptions:
+    """Every option of every figure.
+
+    >>> PlotOptions().top, PlotOptions(methods=("lora",)).named
+    (8, True)
+    """
+
+    methods: tuple[str, ...] = ()
+    """trend: methods to draw (slug or label)."""
+    subjects: tuple[str, ...] = ()
+    """trend: arXiv subjects to draw (code or name)."""
+    areas: tuple[str, ...] = ()
+    """trend: conference areas to draw (label)."""
+    kind: str = "method"
+    """trend, bursts: which concepts to rank when none is named (method, subject or area)."""
+    top: int = 8
+    """trend: the N concepts with most papers; bursts: the N strongest bursts."""
+    share: bool = False
+    """trend: each year's share of papers instead of counts."""
+    generic: bool = False
+    """Keep umbrella methods (``kg:generic true``), left out by default."""
+    ratio: float = 2.0
+    """bursts: how much more often a term is used in its burst state (Kleinberg's s)."""
+    gamma: float = 1.0
+    """bursts: the cost of entering the burst state, in units of ln(years) (Kleinberg's gamma)."""
+    min_duration: int = 1
+    """bursts: shortest burst shown, in years."""
+    min_papers: int = 2
+    """thematic-map: methods used by fewer papers are left out."""
+    terms: int = 250
+    """thematic-map: at most this many methods (the most used)."""
+    theme_terms: int = 3
+    """thematic-map: terms named on each theme."""
+    labels: int = 30
+    """overlay: nodes labelled, at most (the most important that fit)."""
+    resolution: float = 1.0
+    """thematic-map, overlay: Louvain resolution."""
+    seed: int = 0
+    """thematic-map, overlay: seed of clustering and layout."""
+    view: str = "coauthors"
+    """overlay: the map (coauthors or topics)."""
+    max_nodes: int = 300
+    """overlay: keep the strongest nodes."""
+    title: str = ""
+    """A title instead of the figure's own."""
+
+    @property
+    def named(self) -> bool:
+        """Whether concepts were named (rather than the top ones chosen)."""
+        return bool(self.methods or self.subjects or self.areas)
