@@ -402,3 +402,16 @@ def test_hostile_title_stays_text_in_chromium(browser: Any, hostile_site: Path) 
         assert page.evaluate("window.pwned") is None and console == []
     finally:
         page.close()
+
+
+def test_staged_folder_refuses_names_outside_it(tmp_path: Path) -> None:
+    from kg.exporters import staged_folder
+
+    target = tmp_path / "folder"
+    for name in ("../escape.html", "/abs.html", "a//b.html", "./a.html", ""):
+        with pytest.raises(KgError, match="not a file name"), staged_folder(target) as folder:
+            folder.write(name, b"x")
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
+    with staged_folder(target) as folder:
+        folder.write("a/b.html", b"x")
+    assert (target / "a" / "b.html").read_bytes() == b"x" and folder.files == 1

@@ -454,6 +454,91 @@ def replace_folder(fresh: Path, target: Path) -> Path | None:
     return old
 
 
+class StagedFolder:
+    """A folder being written beside its target (see :func:`staged_folder`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.files = 0
+        self.bytes = 0
+
+    def write(self, name: str, data: bytes) -> Path:
+        """Write ``data`` as ``name`` (a relative path, ``/``-separated) inside the folder."""
+        parts = name.split("/")
+        if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise KgError(f"not a file name inside a folder: {name!r}", code="bad-file-name")
+        path = self.path.joinpath(*parts)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "xb") as f:
+            f.write(data)
+        self.files += 1
+        self.bytes += len(data)
+        return path
+
+
+@contextmanager
+def staged_folder(target: Path) -> Iterator[StagedFolder]:
+    """A folder that appears at ``target`` complete or not at all, replacing what was there.
+
+    Files are written into ``.NAME.PID-new.tmp`` beside ``target``, made durable at once (one
+    ``syncfs`` where Linux has it: a site of 6,000 pages synced file by file spent 18 s in
+    ``fsync``), and the folder is put in place with :func:`replace_folder`.  On an error the
+    staging folder is removed and ``target`` is left as it was.
+    """
+    staging = target.with_name(f"{temp_prefix(target.name)}new{TEMP_SUFFIX}")
+    try:
+        make_parent(target)
+        sweep(target.parent, target.name)
+        remove(staging)
+        staging.mkdir()
+    except OSError as e:
+        raise KgError(f"cannot write {target}: {os_message(e)}", code="write-failed") from e
+    try:
+        yield StagedFolder(staging)
+        _sync_tree(staging)
+        old = replace_folder(staging, target)
+    except BaseException as e:
+        remove(staging)
+        if isinstance(e, OSError):
+            raise KgError(f"cannot write {target}: {os_message(e)}", code="write-failed") from e
+        raise
+    if old is not None:
+        remove(old)
+    sync_folder(target.parent)
+
+
+def _sync_tree(folder: Path) -> None:
+    """Make every file under ``folder`` durable: its file system at once where possible, else one by one."""
+    syncfs = _syncfs()
+    if syncfs is not None:
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            if syncfs(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            with open(path, "rb+") as f:
+                os.fsync(f.fileno())
+    for path in sorted(p for p in folder.rglob("*") if p.is_dir()):
+        sync_folder(path)
+    sync_folder(folder)
+
+
+@lru_cache(maxsize=1)
+def _syncfs() -> Any:
+    if sys.platform != "linux":
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = (ctypes.c_int,)
+    function.restype = ctypes.c_int
+    return function
+
+
 def remove(path: Path) -> None:
     """Remove a file or folder, ignoring errors (what cannot be removed now is swept later)."""
     if path.is_dir() and not path.is_symlink():
