@@ -176,6 +176,8 @@ class Rise:
     before: int
     share_last: float
     share_before: float
+    count_last: int = 0
+    count_before: int = 0
 
     @property
     def points(self) -> float:
@@ -197,7 +199,15 @@ def rising(site: Site, limit: int = 10) -> list[Rise]:
             continue
         counts = method_counts(site, entity)
         share = shares(counts, totals)
-        rise = Rise(entity.iri, last, before, share.get(last, 0.0), share.get(before, 0.0))
+        rise = Rise(
+            entity.iri,
+            last,
+            before,
+            share.get(last, 0.0),
+            share.get(before, 0.0),
+            counts.get(last, 0),
+            counts.get(before, 0),
+        )
         if rise.share_last > rise.share_before:
             found.append(rise)
     found.sort(key=lambda r: (-(r.share_last - r.share_before), -r.share_last, r.iri))

@@ -42,11 +42,15 @@ class PaperRow:
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A part of a page: ``kind`` is ``links``, ``papers``, ``facts``, ``chart`` or ``text``."""
+    """A part of a page: ``kind`` is ``links``, ``papers``, ``facts``, ``table`` or ``chart`` (an SVG
+    beside a table)."""
 
     title: str
     kind: str
     links: tuple[Link, ...] = ()
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[Link, tuple[str, ...]], ...] = ()
+    """Table rows: a first cell that may link, then plain cells."""
     papers: tuple[PaperRow, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()
     svg: str = ""
@@ -157,7 +161,12 @@ def entity_pages(site: Site, entity: Entity) -> list[Page]:
             sections = concept_sections(site, entity, root) if number == 1 else []
         heading = "Papers that mention or introduce it" if entity.kind == "method" else "Papers"
         papers = _papers_section(site, entity, number, root, heading)
-        sections.append(papers)
+        # a person's or repository's papers are what its page is for; a concept's come after its
+        # trend and summaries (a method can have thousands)
+        if entity.kind in ("person", "repository"):
+            sections.insert(min(1, len(sections)), papers)
+        else:
+            sections.append(papers)
         subtitle = f"{_kind_name(entity.kind)} · {_plural(len(entity.papers), 'paper')}"
         if number > 1:
             subtitle += f" · page {number}"
@@ -225,17 +234,23 @@ def concept_sections(site: Site, concept: Entity, root: str) -> list[Section]:
         )
         share = shares(counts, totals)
         rows = tuple(
-            Link(
-                str(year),
-                None,
-                f"{_plural(n, 'paper')}, {100 * share[year]:.1f}% of the year's {totals.get(year, 0):,}",
-            )
+            (Link(str(year)), (f"{n:,}", f"{100 * share[year]:.1f}%", f"{totals.get(year, 0):,}"))
             for year, n in counts.items()
         )
         undated = sum(1 for p in concept.papers if not corpus.papers[p].year)
         note = f"{_plural(undated, 'paper')} without a year not counted." if undated else ""
         svg = chart.bars(counts, totals, title=title)
-        sections.append(Section("Papers per year", "chart", links=rows, svg=svg, text=note, anchor="trend"))
+        sections.append(
+            Section(
+                "Papers per year",
+                "chart",
+                header=("year", "papers", "share", "of all"),
+                rows=rows,
+                svg=svg,
+                text=note,
+                anchor="trend",
+            )
+        )
     if concept.kind == "method":
         introducing = [p for p in concept.papers if iri in corpus.introduces.get(p, [])]
         if introducing:

@@ -120,20 +120,23 @@ def index_page(site: Site) -> Page:
         for e in people[:TOP_AUTHORS]
     )
     rises = rising(site, RISING)
-    rise_links = tuple(
-        link(
-            site,
-            r.iri,
-            "",
-            f"+{r.points:.1f} points ({100 * r.share_before:.1f}% → {100 * r.share_last:.1f}%)",
+    rise_rows = tuple(
+        (
+            link(site, r.iri, ""),
+            (
+                f"{r.count_before:,} ({100 * r.share_before:.1f}%)",
+                f"{r.count_last:,} ({100 * r.share_last:.1f}%)",
+                f"+{r.points:.1f}",
+            ),
         )
         for r in rises
     )
     last = corpus.last_year
     if rises:
         why = (
-            f"Change in the share of papers that mention each method, {last - 1} → {last} "
-            "(generic methods left out)."
+            f"Papers that mention each method, and their share of the year's papers ({last - 1}: "
+            f"{years[last - 1]:,}, {last}: {years[last]:,}); change in percentage points. Generic methods "
+            "are left out."
         )
     elif years.get(last) and years.get(last - 1):
         why = f"No method's share of papers grew from {last - 1} to {last}."
@@ -141,14 +144,15 @@ def index_page(site: Site) -> Page:
         why = "Needs papers in the last two years; this graph has none to compare."
     sections = (
         Section("What the graph holds", "links", links=tuple(holds)),
-        Section("Most active authors", "links", links=authors, anchor="authors"),
         Section(
             f"Methods rising most in {last}" if last else "Methods rising",
-            "links",
-            links=rise_links,
+            "table",
+            header=("method", str(last - 1), str(last), "points"),
+            rows=rise_rows,
             text=why,
             anchor="rising",
         ),
+        Section("Most active authors", "links", links=authors, anchor="authors"),
         Section(
             "Sources", "links", links=sources, more=f"and {len(files) - 50:,} more" if len(files) > 50 else ""
         ),
@@ -157,7 +161,10 @@ def index_page(site: Site) -> Page:
         [e.label, e.kind, e.url if e.page else ""]
         for e in sorted(site.entities.values(), key=lambda e: (e.label.casefold(), e.kind, e.iri))
     ]
-    return Page("index.html", "Knowledge graph", "index", sections, "built by kg", search=search)
+    subtitle = f"{_plural(len(corpus.papers), 'paper')} and {_plural(counts.get('person', 0), 'person')}"
+    if years:
+        subtitle += f", {min(years)}–{max(years)}" if len(years) > 1 else f", {min(years)}"
+    return Page("index.html", "Knowledge graph", "index", sections, subtitle, search=search)
 
 
 def listing_pages(site: Site, kind: str) -> Iterator[Page]:
