@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote, unquote
 
 from kg.site.queries import Corpus
@@ -69,16 +70,13 @@ class Entity:
     """Its papers, newest first (see :func:`paper_order`)."""
     page: bool
     """Whether it gets a page (``--min-papers``); without one it is shown as text."""
+    url: str = ""
+    """Its page's address relative to the site folder (:attr:`path`, percent-encoded)."""
 
     @property
     def path(self) -> str:
         """Its page's path in the site folder."""
         return f"{self.kind}/{self.slug}.html"
-
-    @property
-    def url(self) -> str:
-        """Its page's address relative to the site folder (the path, percent-encoded)."""
-        return quote(self.path)
 
 
 @dataclass(slots=True)
@@ -90,6 +88,8 @@ class Site:
     entities: dict[str, Entity] = field(default_factory=dict)
     kinds: tuple[str, ...] = ()
     """The kinds of entity the site has, in KINDS order."""
+    memo: dict[str, Any] = field(default_factory=dict)
+    """What pages compute more than once (a paper's row in every list it is in), by key."""
 
     def href(self, iri: str, root: str) -> str | None:
         """The link to an entity's page from a page ``root`` below the site folder; None without a page."""
@@ -144,7 +144,8 @@ def file(corpus: Corpus, min_papers: int = 1) -> Site:
         ordered = paper_order(corpus, members[kind][iri])
         label = corpus.label(iri)
         page = kind not in THRESHOLDED or len(ordered) >= min_papers
-        site.entities[iri] = Entity(iri, kind, label, name, ordered, page and bool(ordered))
+        url = quote(f"{kind}/{name}.html")
+        site.entities[iri] = Entity(iri, kind, label, name, ordered, page and bool(ordered), url)
     site.kinds = tuple(k for k in KINDS if k in set(kinds.values()))
     return site
 

@@ -6,7 +6,7 @@ the graph stays text here; the templates escape it (and ``chart.bars`` escapes i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
 from kg.site import chart
@@ -27,6 +27,8 @@ class Link:
     note: str = ""
     external: bool = False
     """An outside address (arXiv, GitHub): shown, never fetched."""
+    own: bool = False
+    """The page's own entity (a person in their papers' author lists): shown strong, not linked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,22 +94,36 @@ def _external(url: str, text: str) -> Link:
 
 
 def paper_row(site: Site, paper: str, root: str, focus: str = "") -> PaperRow:
+    """A paper in a list: title, year, venue, authors, subjects and code (``focus``: the page's person,
+    shown strong, or method, whose matched text is shown)."""
     corpus = site.corpus
-    p = corpus.papers[paper]
-    code = tuple(
-        _external(corpus.repository_urls.get(r, r), corpus.repository_names.get(r, r))
-        for r in corpus.repositories.get(paper, [])
-    )
-    matched = ", ".join(f"“{t}”" for t in corpus.evidence.get((paper, focus), [])) if focus else ""
-    return PaperRow(
-        Link(p.title, site.href(paper, root)),
-        p.year,
-        p.venue,
-        tuple(link(site, a, root) for a in corpus.authors.get(paper, [])),
-        tuple(link(site, s, root) for s in corpus.subjects.get(paper, []) + corpus.areas.get(paper, [])),
-        code,
-        matched,
-    )
+    key = f"row {root} {paper}"
+    row: PaperRow | None = site.memo.get(key)
+    if row is None:
+        p = corpus.papers[paper]
+        code = tuple(
+            _external(corpus.repository_urls.get(r, r), corpus.repository_names.get(r, r))
+            for r in corpus.repositories.get(paper, [])
+        )
+        row = PaperRow(
+            Link(p.title, site.href(paper, root)),
+            p.year,
+            p.venue,
+            tuple(link(site, a, root) for a in corpus.authors.get(paper, [])),
+            tuple(link(site, s, root) for s in corpus.subjects.get(paper, []) + corpus.areas.get(paper, [])),
+            code,
+        )
+        site.memo[key] = row
+    if not focus:
+        return row
+    if focus in site.entities and site.entities[focus].kind == "person":
+        authors = tuple(
+            Link(a.text, own=True) if iri == focus else a
+            for iri, a in zip(corpus.authors.get(paper, []), row.authors, strict=True)
+        )
+        return replace(row, authors=authors)
+    matched = ", ".join(f"“{t}”" for t in corpus.evidence.get((paper, focus), []))
+    return replace(row, matched=matched)
 
 
 def _counted(site: Site, items: list[str], root: str, title: str, word: str = "paper") -> Section:
@@ -139,7 +155,7 @@ def _pager(entity: Entity, number: int) -> tuple[Link, ...]:
 def _papers_section(site: Site, entity: Entity, number: int, root: str, title: str) -> Section:
     start = (number - 1) * PAGE_SIZE
     shown = entity.papers[start : start + PAGE_SIZE]
-    focus = entity.iri if entity.kind == "method" else ""
+    focus = entity.iri if entity.kind in ("method", "person") else ""
     rows = tuple(paper_row(site, p, root, focus) for p in shown)
     more = ""
     if len(entity.papers) > PAGE_SIZE:

@@ -84,15 +84,8 @@ class Corpus:
     paper_counts: dict[str, int] = field(default_factory=dict)
     """Person -> ``kg:paperCount``."""
     record_count: int = 0
-
-    @property
-    def years(self) -> dict[int, int]:
-        """Year -> papers published that year."""
-        out: dict[int, int] = defaultdict(int)
-        for paper in self.papers.values():
-            if paper.year:
-                out[paper.year] += 1
-        return dict(sorted(out.items()))
+    years: dict[int, int] = field(default_factory=dict)
+    """Year -> papers published that year."""
 
     @property
     def last_year(self) -> int:
@@ -265,6 +258,11 @@ def read(store: ox.Store) -> Corpus:
         if _year(year):
             counts[concept][_year(year)] = _int(papers)
     corpus.counts = {c: dict(sorted(by_year.items())) for c, by_year in sorted(counts.items())}
+    per_year: dict[int, int] = defaultdict(int)
+    for dated in corpus.papers.values():
+        if dated.year:
+            per_year[dated.year] += 1
+    corpus.years = dict(sorted(per_year.items()))
     return corpus
 
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
+from html import escape
 from importlib import resources
 from typing import Any
 
+from markupsafe import Markup
+
 from kg import __version__
 from kg.site.entities import KINDS, PLURALS, Site, rising
-from kg.site.pages import Link, Page, Section, _plural, entity_pages, link, paper_page
+from kg.site.pages import Link, Page, PaperRow, Section, _plural, entity_pages, link, paper_page
 
 LIST_SIZE = 500
 """Entries on one page of a listing (``persons.html``, ``persons~2.html``, ...)."""
@@ -41,6 +44,8 @@ def _template() -> Any:
         lstrip_blocks=True,
     )
     env.filters["show"] = show
+    env.filters["paper"] = paper
+    env.filters["items"] = items
     return env.get_template("site.html")
 
 
@@ -48,13 +53,13 @@ def show(link: Link) -> Any:
     """A link as HTML (its text escaped): an anchor, an outside anchor, or plain text.
 
     >>> str(show(Link('<b>"x"</b>', "person/x.html")))
-    '<a href="person/x.html">&lt;b&gt;&#34;x&#34;&lt;/b&gt;</a>'
+    '<a href="person/x.html">&lt;b&gt;&quot;x&quot;&lt;/b&gt;</a>'
     >>> str(show(Link("x", "javascript:alert(1)", external=True)))
     '<span class="plain">x</span>'
     """
-    from markupsafe import Markup, escape
-
     text = escape(link.text)
+    if link.own:
+        return Markup(f"<strong>{text}</strong>")
     if link.href and link.external:
         if not link.href.startswith(("https://", "http://")):
             return Markup(f'<span class="plain">{text}</span>')
@@ -64,6 +69,36 @@ def show(link: Link) -> Any:
     if link.href:
         return Markup(f'<a href="{escape(link.href)}">{text}</a>')
     return Markup(f'<span class="plain">{text}</span>')
+
+
+def items(links: tuple[Link, ...]) -> Any:
+    """A list's items: each link with its note (rendered here, not by the template: a page can hold
+    thousands, and a template loop costs several times more)."""
+    out = []
+    for one in links:
+        note = f' <span class="note">{escape(one.note)}</span>' if one.note else ""
+        out.append(f"<li>{show(one)}{note}</li>\n")
+    return Markup("".join(out))
+
+
+def paper(row: PaperRow) -> Any:
+    """A paper in a list: year, title, venue, then a line each of authors, subjects, code, matched text."""
+    out = [f'<li><span class="year">{row.year or "n.d."}</span> {show(row.title)}']
+    if row.venue:
+        out.append(f' <span class="venue">{escape(row.venue)}</span>')
+    for css, links, between, lead in (
+        ("authors", row.authors, ", ", ""),
+        ("tags", row.subjects, " · ", ""),
+        ("code", row.code, ", ", "code: "),
+    ):
+        if links:
+            out.append(
+                f'<br><span class="{css}">{lead}{between.join(str(show(one)) for one in links)}</span>'
+            )
+    if row.matched:
+        out.append(f'<br><span class="matched">matched {escape(row.matched)}</span>')
+    out.append("</li>")
+    return Markup("".join(out))
 
 
 def html(page: Page, site: Site) -> str:
