@@ -205,7 +205,7 @@ def test_site_replaced_whole_or_not_at_all(
     seed_outputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "site"
-    target.mkdir()
+    write(open_store(seed_outputs), target, SiteOptions(min_papers=1))
     (target / "stale.html").write_text("old")
     done = write(open_store(seed_outputs), target, SiteOptions(min_papers=3))
     assert not (target / "stale.html").exists() and (target / "index.html").is_file()
@@ -296,6 +296,11 @@ def test_cli(seed_outputs: Path, tmp_path: Path) -> None:
     assert runner.invoke(app, ["site", "--out", str(seed_outputs), "--min-papers", "0"]).exit_code == 2
     missing = runner.invoke(app, ["site", "--out", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "no built graph" in missing.output
+    # a folder that is not a site (the build folder itself) is never replaced
+    before = sorted(p.name for p in seed_outputs.iterdir())
+    refused = runner.invoke(app, ["site", "--out", str(seed_outputs), "--output", str(seed_outputs)])
+    assert refused.exit_code == 1 and "not a kg site" in refused.output
+    assert sorted(p.name for p in seed_outputs.iterdir()) == before
 
 
 def test_serve_serves_the_site(seed_site: Path, tmp_path: Path) -> None:

@@ -47,6 +47,20 @@ class Written:
     """Pages per kind of entity."""
 
 
+def refuse_other_folder(target: Path) -> None:
+    """Refuse to replace a folder that is not a site kg wrote (a build folder given as ``--output``)."""
+    if not target.exists() and not target.is_symlink():
+        return
+    if not target.is_dir():
+        raise KgError(f"{target} is not a folder", code="not-a-site-folder")
+    if any(target.iterdir()) and not ((target / "index.html").is_file() and (target / "site.css").is_file()):
+        raise KgError(
+            f"{target} holds files that are not a kg site; refusing to replace it (give an empty or new "
+            "folder, or a site kg wrote)",
+            code="not-a-site-folder",
+        )
+
+
 def write(store: ox.Store, target: Path, options: SiteOptions | None = None) -> Written:
     """Write the site of the graph in ``store`` to the folder ``target`` (replacing it as a whole)."""
     from kg.exporters import staged_folder
@@ -54,6 +68,7 @@ def write(store: ox.Store, target: Path, options: SiteOptions | None = None) -> 
     options = options or SiteOptions()
     if options.min_papers < 1:
         raise KgError(f"min_papers must be at least 1, not {options.min_papers}", code="bad-option")
+    refuse_other_folder(target)
     site = entities.file(queries.read(store), options.min_papers)
     kinds: dict[str, int] = {}
     with staged_folder(target) as folder:
