@@ -81,7 +81,13 @@ def label(g: rdflib.Graph, node: object) -> str:
 
 
 def methods(g: rdflib.Graph, paper: object) -> set[URIRef]:
-    return {URIRef(m) for m in g.objects(paper, SCHEMA.mentions)}  # type: ignore[arg-type]
+    """The methods a paper mentions that are not generic: author-topics, method-trend and
+    method-cooccurrence leave generic (umbrella) concepts out unless asked."""
+    return {URIRef(m) for m in g.objects(paper, SCHEMA.mentions) if not generic(g, m)}  # type: ignore[arg-type]
+
+
+def generic(g: rdflib.Graph, concept: object) -> bool:
+    return (concept, KG.generic, rdflib.Literal(True)) in g
 
 
 def matches_method(g: rdflib.Graph, concept: URIRef, key: str) -> bool:
@@ -252,7 +258,7 @@ def test_code_share_by_subject(store: ox.Store, g: rdflib.Graph) -> None:
 def _trend(g: rdflib.Graph, key: str | None) -> list[tuple[str, str, str, str]]:
     counts: Counter[tuple[str, str, str]] = Counter()
     for paper, m in g.subject_objects(SCHEMA.mentions):
-        if key is not None and not matches_method(g, URIRef(m), key):
+        if (key is not None and not matches_method(g, URIRef(m), key)) or generic(g, m):
             continue
         for year in g.objects(paper, FABIO.hasPublicationYear):
             counts[str(m), label(g, m), str(year)] += 1
