@@ -420,7 +420,7 @@ def test_trend_of_the_seeds_matches_the_named_query(seed_outputs: Path) -> None:
     from kg.store import open_store
 
     store = open_store(seed_outputs)
-    data = trend_figure.compute(store, PlotOptions(top=3, generic=True))
+    data = trend_figure.compute(store, PlotOptions(top=3))  # both leave generic methods out
     assert len(data.series) == 3
     result = execute(store, named_query("method-trend").text)
     assert isinstance(result, Solutions)

@@ -52,9 +52,7 @@ def compute(store: ox.Store, options: PlotOptions) -> Overlay:
     if options.view == "coauthors":
         graph = project.coauthors(store, max_nodes=options.max_nodes)
     else:
-        graph = project.topics(store)
-        if not options.generic:
-            graph.remove_nodes_from(sorted(counts.generic_methods(store) & set(graph)))
+        graph = project.topics(store, generic=options.generic)  # generic concepts out unless asked
     graph = project.limit(graph, options.max_nodes, max_edges=MAX_LINES)
     project.decorate(graph, resolution=options.resolution, seed=options.seed)
     means = counts.mean_years(store, options.view)
