@@ -151,6 +151,13 @@ def embedded(out: Path, query: str) -> list[tuple[str, ...]]:
     return [tuple(t.value if t is not None else "" for t in row) for row in rows]
 
 
+def batches(out: Path, size: int) -> int:
+    """How many batches of ``size`` triples the built store makes (the seeds' graph grows with the
+    vocabulary, so the counts are computed, not written down)."""
+    store = ox.Store.read_only(str(out / "store"))
+    return -(-len(store) // size)
+
+
 def kg_load(out: Path, endpoint: str, *args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["load", "--out", str(out), "--endpoint", endpoint, *args])
     assert "Traceback" not in result.output
@@ -162,13 +169,14 @@ def kg_load(out: Path, endpoint: str, *args: str) -> tuple[int, str]:
 def test_load_then_query_gives_the_same_rows(fresh: Oxigraph, out: Path, seed_graph: rdflib.Graph) -> None:
     code, output = kg_load(out, f"{fresh.url}/store", "--batch", "3000")
     assert code == 0, output
-    assert "in 5 batches to the default graph" in output
+    n = batches(out, 3000)
+    assert f"in {n} batches to the default graph" in output
     assert fresh.select(COUNTS) == embedded(out, COUNTS)
     coauthors = fresh.select(COAUTHORS)
     assert len(coauthors) >= 2 and coauthors == embedded(out, COAUTHORS)
     assert_isomorphic(fresh.default_graph(), seed_graph)
     state = json.loads((out / STATE_FILE).read_text())
-    assert (state["done"], state["batches"], state["batch_size"]) == (5, 5, 3000)
+    assert (state["done"], state["batches"], state["batch_size"]) == (n, n, 3000)
     assert state["triples"] == len(seed_graph)
 
 
@@ -260,7 +268,8 @@ def test_a_failed_load_resumes_from_the_next_batch(
     code, output = kg_load(out, flaky.url, "--batch", "1000", "--retries", "3")
     assert code == 1
     assert "kg load: error:" in output and "[load-failed]" in output
-    assert "batch 3 of 15" in output and "HTTP 503" in output and "resume from batch 3" in output
+    n = batches(out, 1000)
+    assert f"batch 3 of {n}" in output and "HTTP 503" in output and "resume from batch 3" in output
     assert flaky.requests == 2 + 3  # two accepted, then three attempts at batch 3
     assert json.loads((out / STATE_FILE).read_text())["done"] == 2
     first_run = list(flaky.accepted)
@@ -269,23 +278,24 @@ def test_a_failed_load_resumes_from_the_next_batch(
     flaky.requests = 0
     code, output = kg_load(out, flaky.url, "--batch", "1000", "--retries", "3")
     assert code == 0, output
-    assert "13 batches" in output and "resumed at batch 3" in output
-    assert flaky.requests == 13  # batches 1 and 2 were not sent again
+    assert f"{n - 2} batches" in output and "resumed at batch 3" in output
+    assert flaky.requests == n - 2  # batches 1 and 2 were not sent again
     assert set(flaky.accepted[2:]).isdisjoint(first_run)
-    assert json.loads((out / STATE_FILE).read_text())["done"] == 15
+    assert json.loads((out / STATE_FILE).read_text())["done"] == n
     assert_isomorphic(fresh.default_graph(), seed_graph)
     assert fresh.select(COUNTS) == embedded(out, COUNTS)
 
 
 def test_a_finished_load_is_not_sent_again_unless_asked(fresh: Oxigraph, flaky: Flaky, out: Path) -> None:
+    n = batches(out, 5000)
     assert kg_load(out, flaky.url, "--batch", "5000")[0] == 0
-    assert flaky.requests == 3
+    assert flaky.requests == n
     code, output = kg_load(out, flaky.url, "--batch", "5000")
     assert code == 0 and "already loaded" in output
-    assert flaky.requests == 3
+    assert flaky.requests == n
     code, output = kg_load(out, flaky.url, "--batch", "5000", "--no-resume")
     assert code == 0, output
-    assert flaky.requests == 6
+    assert flaky.requests == 2 * n
     assert all("?default" in path for path in flaky.paths)
 
 
@@ -296,7 +306,7 @@ def test_another_batch_size_starts_over(fresh: Oxigraph, flaky: Flaky, out: Path
     flaky.requests = 0
     code, output = kg_load(out, flaky.url, "--batch", "4000")
     assert code == 0, output
-    assert "starting over" in output and flaky.requests == 4
+    assert "starting over" in output and flaky.requests == batches(out, 4000)
 
 
 def test_a_client_error_is_not_retried(out: Path) -> None:
@@ -307,7 +317,8 @@ def test_a_client_error_is_not_retried(out: Path) -> None:
     finally:
         proxy.close()
     assert code == 1 and proxy.requests == 1
-    assert "refused batch 1 of 2 (HTTP 415: store unavailable)" in output and "[load-failed]" in output
+    assert f"refused batch 1 of {batches(out, 10_000)} (HTTP 415: store unavailable)" in output
+    assert "[load-failed]" in output
 
 
 def test_a_timeout_is_retried_then_reported(out: Path) -> None:

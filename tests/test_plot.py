@@ -416,13 +416,14 @@ def test_unknown_figure_and_format(store: ox.Store, tmp_path: Path) -> None:
 
 def test_trend_of_the_seeds_matches_the_named_query(seed_outputs: Path) -> None:
     from kg.queries import named_query
-    from kg.sparql import Solutions, execute
+    from kg.sparql import Solutions, bind, execute
     from kg.store import open_store
 
     store = open_store(seed_outputs)
     data = trend_figure.compute(store, PlotOptions(top=3, generic=True))
     assert len(data.series) == 3
-    result = execute(store, named_query("method-trend").text)
+    query = named_query("method-trend")  # with generic methods, as the figure above
+    result = execute(store, bind(query.text, query.bindings({"generic": "true"})))
     assert isinstance(result, Solutions)
     expected: dict[str, dict[int, int]] = defaultdict(dict)
     for concept, _, year, papers in result.rows:

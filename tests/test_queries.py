@@ -80,6 +80,11 @@ def label(g: rdflib.Graph, node: object) -> str:
     return str(g.value(node, SKOS.prefLabel))  # type: ignore[arg-type]
 
 
+def generic(g: rdflib.Graph, concept: object) -> bool:
+    """Whether a concept is an umbrella one (``kg:generic true``), left out of lists by default."""
+    return any(v.toPython() is True for v in g.objects(concept, KG.generic))  # type: ignore[arg-type]
+
+
 def methods(g: rdflib.Graph, paper: object) -> set[URIRef]:
     return {URIRef(m) for m in g.objects(paper, SCHEMA.mentions)}  # type: ignore[arg-type]
 
@@ -181,8 +186,10 @@ def test_author_papers(store: ox.Store, g: rdflib.Graph) -> None:
         assert position == (str(g.value(roles[0], KG.position)) if roles else None)
 
 
-def test_author_topics(store: ox.Store, g: rdflib.Graph) -> None:
-    got = rows(run(store, "author-topics", author=HOFMANN), "kind", "topic", "label", "papers")
+@pytest.mark.parametrize("with_generic", [False, True])
+def test_author_topics(store: ox.Store, g: rdflib.Graph, with_generic: bool) -> None:
+    values = {"author": HOFMANN, "generic": "true"} if with_generic else {"author": HOFMANN}
+    got = rows(run(store, "author-topics", **values), "kind", "topic", "label", "papers")
     me = person_named(g, HOFMANN)
     counts: Counter[tuple[str, str, str]] = Counter()
     for paper in papers_of(g, me):
@@ -191,7 +198,8 @@ def test_author_topics(store: ox.Store, g: rdflib.Graph) -> None:
         for a in set(g.objects(paper, KG.area)):
             counts["area", str(a), label(g, a)] += 1
         for m in methods(g, paper):
-            counts["method", str(m), label(g, m)] += 1
+            if with_generic or not generic(g, m):
+                counts["method", str(m), label(g, m)] += 1
     expected = sorted(((*k, str(n)) for k, n in counts.items()), key=lambda r: (r[0], -int(r[3]), r[2]))
     assert got == expected
     assert ("subject", "https://w3id.org/kg/arxiv/cs.LG", "cs.LG", "12") in got
@@ -249,10 +257,12 @@ def test_code_share_by_subject(store: ox.Store, g: rdflib.Graph) -> None:
     assert got[0][:3] == ("cs.LG", "12", "2")
 
 
-def _trend(g: rdflib.Graph, key: str | None) -> list[tuple[str, str, str, str]]:
+def _trend(g: rdflib.Graph, key: str | None, with_generic: bool = False) -> list[tuple[str, str, str, str]]:
     counts: Counter[tuple[str, str, str]] = Counter()
     for paper, m in g.subject_objects(SCHEMA.mentions):
         if key is not None and not matches_method(g, URIRef(m), key):
+            continue
+        if key is None and not with_generic and generic(g, m):
             continue
         for year in g.objects(paper, FABIO.hasPublicationYear):
             counts[str(m), label(g, m), str(year)] += 1
@@ -262,6 +272,8 @@ def _trend(g: rdflib.Graph, key: str | None) -> list[tuple[str, str, str, str]]:
 def test_method_trend(store: ox.Store, g: rdflib.Graph) -> None:
     got = rows(run(store, "method-trend"), "concept", "label", "year", "papers")
     assert got == _trend(g, None)
+    every = rows(run(store, "method-trend", generic="true"), "concept", "label", "year", "papers")
+    assert every == _trend(g, None, with_generic=True)
     key = some_method(g)
     assert rows(run(store, "method-trend", method=key), "concept", "label", "year", "papers") == _trend(
         g, key
@@ -270,18 +282,21 @@ def test_method_trend(store: ox.Store, g: rdflib.Graph) -> None:
 
 def test_method_cooccurrence(store: ox.Store, g: rdflib.Graph) -> None:
     key = some_method(g)
-    got = rows(run(store, "method-cooccurrence", method=key.upper()), "other", "label", "papers")
-    counts: Counter[str] = Counter()
-    for paper in set(g.subjects(SCHEMA.mentions, None)):
-        mine = methods(g, paper)
-        hits = {m for m in mine if matches_method(g, m, key)}
-        for hit in hits:
-            for other in mine - {hit}:
-                counts[str(other)] += 1
-    expected = sorted(
-        ((o, label(g, URIRef(o)), str(n)) for o, n in counts.items()), key=lambda r: (-int(r[2]), r[1])
-    )
-    assert sorted(got) == sorted(expected)
+    for with_generic in (False, True):
+        values = {"method": key.upper(), "generic": str(with_generic).lower()}
+        got = rows(run(store, "method-cooccurrence", **values), "other", "label", "papers")
+        counts: Counter[str] = Counter()
+        for paper in set(g.subjects(SCHEMA.mentions, None)):
+            mine = methods(g, paper)
+            hits = {m for m in mine if matches_method(g, m, key)}
+            for hit in hits:
+                for other in mine - {hit}:
+                    if with_generic or not generic(g, other):
+                        counts[str(other)] += 1
+        expected = sorted(
+            ((o, label(g, URIRef(o)), str(n)) for o, n in counts.items()), key=lambda r: (-int(r[2]), r[1])
+        )
+        assert sorted(got) == sorted(expected)
 
 
 def test_method_people(store: ox.Store, g: rdflib.Graph) -> None:

@@ -132,12 +132,12 @@ def viz(
         source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
         graph = compute(source, view, options)
         left_out = pages.notice(graph)
-        if left_out:
-            err.print(f"kg viz: {left_out}", markup=False)
         pages.write(graph, target)
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(2 if e.code in ("bad-option", "unknown-focus", "ambiguous-focus") else 1) from e
+    if left_out:  # said once the page is written: a failed write prints its error alone
+        err.print(f"kg viz: {left_out}", markup=False)
     err.print(
         f"kg viz: wrote {target} ({graph.number_of_nodes():,} nodes, {graph.number_of_edges():,} links, "
         f"{graph.graph.get('communities', 0)} communities)",

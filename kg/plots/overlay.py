@@ -52,9 +52,8 @@ def compute(store: ox.Store, options: PlotOptions) -> Overlay:
     if options.view == "coauthors":
         graph = project.coauthors(store, max_nodes=options.max_nodes)
     else:
-        graph = project.topics(store)
-        if not options.generic:
-            graph.remove_nodes_from(sorted(counts.generic_methods(store) & set(graph)))
+        # the topic view leaves generic methods out unless asked (kg:generic, see project.topics)
+        graph = project.topics(store, generic=options.generic)
     graph = project.limit(graph, options.max_nodes, max_edges=MAX_LINES)
     project.decorate(graph, resolution=options.resolution, seed=options.seed)
     means = counts.mean_years(store, options.view)
