@@ -318,34 +318,37 @@ def _mentions(paper: Paper, node: ox.NamedNode, namer: Namer) -> Iterator[Triple
         elif m.kind == "method":
             concept = method_iri(m.key)
             yield Triple(node, SCHEMA.mentions, concept)
-            # evidence of the first occurrence: the text as matched and where
-            evidence = namer.evidence(paper.key, m.key)
-            yield Triple(node, KG.evidence, evidence)
-            yield Triple(evidence, RDF.type, KG.Evidence)
-            yield Triple(evidence, KG.evidenceOf, concept)
-            yield Triple(evidence, KG.matchedText, string(m.text))
-            yield Triple(evidence, KG.offset, integer(m.position))
-            record = _record_of(m, records)
-            if record is not None:
-                yield Triple(evidence, KG.inRecord, namer.record(record))
+            yield from _evidence(node, concept, namer.evidence(paper.key, m.key), m, records, namer)
         elif m.kind == "named-method":
             # a method the text names that no vocabulary knows: the concept of its name, the one a
             # paper introducing the name gets; the evidence key is set apart from known slugs'
             concept = namer.introduced(m.key)
             yield Triple(node, SCHEMA.mentions, concept)
             evidence = namer.evidence(paper.key, "named-" + m.key)
-            yield Triple(node, KG.evidence, evidence)
-            yield Triple(evidence, RDF.type, KG.Evidence)
-            yield Triple(evidence, KG.evidenceOf, concept)
-            yield Triple(evidence, KG.matchedText, string(m.text))
-            yield Triple(evidence, KG.offset, integer(m.position))
-            record = _record_of(m, records)
-            if record is not None:
-                yield Triple(evidence, KG.inRecord, namer.record(record))
+            yield from _evidence(node, concept, evidence, m, records, namer)
         elif m.kind == "introduced-method":
             yield Triple(node, KG.introduces, namer.introduced(m.key))
         elif m.kind == "introduced-resource":
             yield Triple(node, KG.introduces, namer.resource(m.key))
+
+
+def _evidence(
+    node: ox.NamedNode,
+    concept: ox.NamedNode,
+    evidence: ox.NamedNode,
+    m: Mention,
+    records: dict[tuple[str, int], str],
+    namer: Namer,
+) -> Iterator[Triple]:
+    """The evidence of a paper's first mention of a method: the text as matched, and where."""
+    yield Triple(node, KG.evidence, evidence)
+    yield Triple(evidence, RDF.type, KG.Evidence)
+    yield Triple(evidence, KG.evidenceOf, concept)
+    yield Triple(evidence, KG.matchedText, string(m.text))
+    yield Triple(evidence, KG.offset, integer(m.position))
+    record = _record_of(m, records)
+    if record is not None:
+        yield Triple(evidence, KG.inRecord, namer.record(record))
 
 
 def _record_of(m: Mention, records: dict[tuple[str, int], str]) -> str | None:
