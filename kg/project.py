@@ -298,8 +298,9 @@ def coauthors(
                 strength[a] += degree
                 partners[a].update(members)
         links = sum(len(p) - 1 for p in partners.values()) // 2
-        del partners
-        chosen = strongest(people, {p: len(papers_of[p]) for p in people}, strength, max_nodes)
+        chosen = strongest(
+            people, {p: len(papers_of[p]) for p in people}, strength, max_nodes, partners.__getitem__
+        )
         graph.graph.update(nodes_total=len(people), edges_total=links)
     weights: dict[tuple[str, str], float] = defaultdict(float)
     joint: Counter[tuple[str, str]] = Counter()
@@ -558,8 +559,9 @@ def ego(store: Source, focus: str, depth: int = 2) -> nx.Graph:
 
 
 def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES, max_edges: int | None = None) -> nx.Graph:
-    """The strongest ``max_nodes`` nodes (most papers, then highest weighted degree) and, if more links
-    than ``max_edges`` join them, the strongest links (see :func:`backbone`), with what was left out.
+    """The strongest ``max_nodes`` nodes (most papers, then highest weighted degree, keeping links: see
+    :func:`strongest`) and, if more links than ``max_edges`` join them, the strongest links (see
+    :func:`backbone`), with what was left out.
 
     The result's ``graph.graph`` records ``nodes_total``, ``edges_total``,
     ``omitted_nodes``, ``omitted_edges`` and ``edges_cut`` (the links left out by ``max_edges``).
@@ -575,7 +577,10 @@ def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES, max_edges: int | 
         kept = graph
     else:
         papers = {n: graph.nodes[n].get("papers", 0) for n in graph}
-        chosen = strongest(graph, papers, dict(graph.degree(weight="weight")), max_nodes)
+        adjacency = graph.adj
+        chosen = strongest(
+            graph, papers, dict(graph.degree(weight="weight")), max_nodes, lambda n: adjacency[n]
+        )
         kept = _induced(graph, chosen)
     cut = 0
     if max_edges is not None and kept.number_of_edges() > max_edges:
@@ -626,16 +631,46 @@ _Node = TypeVar("_Node", bound=Hashable)
 
 
 def strongest(
-    nodes: Iterable[_Node], papers: Mapping[_Node, float], strength: Mapping[_Node, float], max_nodes: int
+    nodes: Iterable[_Node],
+    papers: Mapping[_Node, float],
+    strength: Mapping[_Node, float],
+    max_nodes: int,
+    neighbours: Callable[[_Node], Iterable[_Node]] | None = None,
 ) -> set[_Node]:
-    """The ``max_nodes`` nodes that :func:`limit` keeps: most papers, then highest weighted degree
-    (``strength``), then by name.
+    """The ``max_nodes`` nodes that :func:`limit` keeps, in order of importance: most papers, then
+    highest weighted degree (``strength``), then by name.
+
+    With ``neighbours``, the nodes kept keep links: a node joins when it is linked to one already
+    kept, or together with its most important neighbour; nodes without any link fill what room is
+    left (so a view of papers cut to 100 nodes is not 100 papers without a link between them).
 
     >>> sorted(strongest("abc", {"a": 1, "b": 2, "c": 1}, {"a": 0.5, "b": 0, "c": 3}, 2))
     ['b', 'c']
+    >>> links = {"a": "b", "b": "a", "c": "", "d": ""}
+    >>> sorted(strongest("abcd", dict.fromkeys("abcd", 1), {"c": 2, "d": 2}, 2, lambda n: links[n]))
+    ['a', 'b']
     """
     ranked = sorted(nodes, key=lambda n: (-papers[n], -strength.get(n, 0.0), str(n)))
-    return set(ranked[: max(0, max_nodes)])
+    room = max(0, max_nodes)
+    if neighbours is None or len(ranked) <= room:
+        return set(ranked[:room])
+    rank = {n: i for i, n in enumerate(ranked)}
+    chosen: set[_Node] = set()
+    for node in ranked:
+        if len(chosen) >= room:
+            break
+        if node in chosen:
+            continue
+        linked = [m for m in neighbours(node) if m != node and m in rank]
+        if any(m in chosen for m in linked):
+            chosen.add(node)
+        elif linked and len(chosen) + 2 <= room:
+            chosen.update((node, min(linked, key=rank.__getitem__)))
+    for node in ranked:  # room left: the most important of the rest
+        if len(chosen) >= room:
+            break
+        chosen.add(node)
+    return chosen
 
 
 def _induced(
@@ -721,14 +756,19 @@ def layout(
         weight = np.clip(weight / weight.mean(), 0.2, 5.0)
     k = 1.0 / math.sqrt(n)
     sample = min(n, SAMPLE)
+    # hubs push harder, as ForceAtlas2's mass (degree + 1) does, so the well-linked nodes at the centre
+    # of a topic map spread apart instead of piling up (the square root keeps a star from exploding)
+    degrees = np.bincount(np.concatenate([src, dst]), minlength=n) if len(src) else np.zeros(n)
+    mass = np.sqrt(degrees + 1.0).astype(np.float32)
+    mass /= float(mass.mean())
     x, y = pos[:, 0].astype(np.float32), pos[:, 1].astype(np.float32)
     for step in range(iterations):
         others = np.arange(n) if sample == n else rng.choice(n, sample, replace=False)
         dx = x[:, None] - x[others][None, :]
         dy = y[:, None] - y[others][None, :]
-        push = (k * k * n / sample) / np.maximum(dx * dx + dy * dy, 1e-6)
-        fx = (dx * push).sum(axis=1)
-        fy = (dy * push).sum(axis=1)
+        push = (k * k * n / sample) * mass[others][None, :] / np.maximum(dx * dx + dy * dy, 1e-6)
+        fx = (dx * push).sum(axis=1) * mass
+        fy = (dy * push).sum(axis=1) * mass
         if len(src):
             ex, ey = x[src] - x[dst], y[src] - y[dst]
             pull = np.sqrt(ex * ex + ey * ey) * weight / k

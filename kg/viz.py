@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
+from urllib.parse import quote
 
 import networkx as nx
 
@@ -33,7 +35,7 @@ from kg import __version__
 from kg.errors import KgError
 
 if TYPE_CHECKING:
-    pass
+    from kg.node_papers import NodePapers
 
 PHYSICS_LIMIT = 300
 """Above this many nodes the page starts with physics off (positions come from Python)."""
@@ -99,8 +101,36 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(float(value), 4)
 
 
-def page_data(graph: nx.Graph) -> dict[str, Any]:
-    """What the page's script reads: nodes, edges and legend (built with pyvis's ``Network`` lists)."""
+def site_pages(graph: nx.Graph, site: Path) -> dict[Hashable, str]:
+    """The pages ``kg site`` wrote in the folder ``site`` for nodes of ``graph``: node -> the page's
+    path in that folder (percent-encoded), for the nodes that have one.
+
+    >>> import tempfile
+    >>> g = nx.Graph(); g.add_node("p", iri="https://w3id.org/kg/id/person/ann", type="person")
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     (Path(d) / "person").mkdir(); _ = (Path(d) / "person" / "ann.html").write_text("")
+    ...     site_pages(g, Path(d))
+    {'p': 'person/ann.html'}
+    """
+    from kg.site.entities import KINDS, slug
+
+    pages: dict[Hashable, str] = {}
+    for node, data in graph.nodes(data=True):
+        iri, kind = str(data.get("iri") or ""), str(data.get("type", ""))
+        if iri and kind in KINDS:
+            name = slug(iri, kind)
+            if (site / kind / f"{name}.html").is_file():
+                pages[node] = f"{kind}/{quote(name)}.html"
+    return pages
+
+
+def page_data(
+    graph: nx.Graph, papers: NodePapers | None = None, pages: Mapping[Hashable, str] | None = None
+) -> dict[str, Any]:
+    """What the page's script reads: nodes, edges, legend, and (when given) each node's papers
+    (:func:`kg.node_papers.node_papers`) and site page (:func:`site_pages`).
+
+    Built with pyvis's ``Network`` lists."""
     from pyvis.network import Network
 
     # in_line: pyvis's "local" default would write a lib/ folder; the lists are filled directly
@@ -124,6 +154,9 @@ def page_data(graph: nx.Graph) -> dict[str, Any]:
             "x": float(d.get("x", 0.0)),
             "y": float(d.get("y", 0.0)),
             "focus": bool(d.get("focus", False)),
+            "year_mean": float(papers.mean_year.get(n, 0.0)) if papers else 0.0,
+            "listed": list(papers.listed.get(n, ())) if papers else [],
+            "site": (pages or {}).get(n, ""),
         }
         for n, d in graph.nodes(data=True)
     ]
@@ -159,7 +192,11 @@ def page_data(graph: nx.Graph) -> dict[str, Any]:
     size_by = str(graph.graph.get("size_by", "papers"))
     sizes = [node["papers"] for node in net.nodes] if size_by == "papers" else [d for _, d in graph.degree()]
     counting = graph.graph.get("counting")
+    means = [node["year_mean"] for node in net.nodes if node["year_mean"]]
     return {
+        "papers": [[p.title, p.year, p.url] for p in papers.papers] if papers else [],
+        "mean_min": min(means, default=0.0),
+        "mean_max": max(means, default=0.0),
         "nodes": net.nodes,
         "edges": net.edges,
         "communities": communities,
@@ -232,8 +269,15 @@ def summary(graph: nx.Graph) -> str:
     return " · ".join(parts)
 
 
-def render(graph: nx.Graph, *, title: str | None = None) -> str:
-    """The whole page of a decorated view (see ``kg.project.decorate``) as a string."""
+def render(
+    graph: nx.Graph,
+    *,
+    title: str | None = None,
+    papers: NodePapers | None = None,
+    pages: Mapping[Hashable, str] | None = None,
+) -> str:
+    """The whole page of a decorated view (see ``kg.project.decorate``) as a string; ``papers`` and
+    ``pages`` as in :func:`page_data`."""
     from jinja2 import Environment, select_autoescape
 
     env = Environment(
@@ -249,15 +293,23 @@ def render(graph: nx.Graph, *, title: str | None = None) -> str:
         css=_asset("view.css"),
         vis_js=_vis_js(),
         page_js=_inline_script(_asset("view.js")),
-        data=json_for_html(page_data(graph)),
+        data=json_for_html(page_data(graph, papers, pages)),
     )
 
 
-def write(graph: nx.Graph, target: Path, *, title: str | None = None) -> Path:
-    """Write the page of a decorated view to ``target`` atomically; returns ``target``."""
-    from kg.exporters import write_atomically
+def write(
+    graph: nx.Graph, target: Path, *, title: str | None = None, papers: NodePapers | None = None
+) -> Path:
+    """Write the page of a decorated view to ``target`` atomically; returns ``target``.
 
-    page = render(graph, title=title).encode("utf-8")
+    When ``kg site`` wrote a site beside it (``site/`` in the same folder), the details panel links
+    each node that has a page there."""
+    from kg.exporters import write_atomically
+    from kg.site import SITE_DIR
+
+    site = target.parent / SITE_DIR
+    pages = site_pages(graph, site) if site.is_dir() else None
+    page = render(graph, title=title, papers=papers, pages=pages).encode("utf-8")
 
     def put(f: BinaryIO) -> None:
         f.write(page)

@@ -109,6 +109,7 @@ def viz(
     Example: kg viz topics --endpoint http://localhost:7878/query --output topics.html
     """
     from kg import viz as pages
+    from kg.node_papers import node_papers
     from kg.project import Endpoint, Source, ViewOptions
     from kg.project import view as compute
     from kg.store import open_store
@@ -132,7 +133,7 @@ def viz(
         source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
         graph = compute(source, view, options)
         left_out = pages.notice(graph)
-        pages.write(graph, target)
+        pages.write(graph, target, papers=node_papers(source, graph))
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(2 if e.code in ("bad-option", "unknown-focus", "ambiguous-focus") else 1) from e

@@ -69,9 +69,11 @@ def _page(name: str) -> Callable[[Build, BinaryIO], None]:
 
 
 def _draw(store: ox.Store, name: str, out: BinaryIO) -> None:
+    from kg.node_papers import node_papers
     from kg.project import view
 
-    out.write(viz.render(view(store, name), title=f"kg · {name}").encode("utf-8"))
+    graph = view(store, name)
+    out.write(viz.render(graph, title=f"kg · {name}", papers=node_papers(store, graph)).encode("utf-8"))
 
 
 PAGES_APART = 1_000_000
