@@ -4,13 +4,17 @@ Generates the corpus with ``benchmarks/synth.py`` (page formats), builds it
 with kg (``kg.pipeline.build`` + ``write_outputs``, persisted store), then runs
 each export in its own process (``kg.exporters.export`` from the persisted
 store, as ``kg export`` does) and reads that process's peak resident memory
-from ``os.wait4``.  Graph formats use the views of ``kg.project``; when that
-module is missing, a stand-in coauthor view computed from the store is used
-(its construction is not timed).  Prints a table.
+from ``os.wait4``.  Graph formats use the views of ``kg.project``.  Prints a table.
 
 Usage::
 
     python benchmarks/export.py [--papers 100000] [--work /tmp/kg-export-bench] [--formats turtle,csv]
+        [--build BUILD_DIR]
+
+Each row runs beside ``dump``, Oxigraph's own dump of the whole store (``Store.dump`` to N-Quads),
+timed in the same run as the reference: the ratio column is the export's wall time over the dump's.
+``FORMAT+layout`` rows export a graph format with ``--layout`` (Louvain and positions).
+``--build`` reuses a built folder (``kg build --out``) instead of generating and building a corpus.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-FORMATS = ("turtle", "ntriples", "nquads", "jsonld", "graphml", "gexf", "csv", "vosviewer")
+FORMATS = ("dump", "turtle", "ntriples", "nquads", "jsonld", "graphml", "gexf", "csv", "vosviewer")
 
 
 def measured(command: list[str]) -> tuple[float, float, float, int]:
@@ -44,60 +48,22 @@ def measured(command: list[str]) -> tuple[float, float, float, int]:
     return time.perf_counter() - started, cpu, usage.ru_maxrss / 1024, process.returncode
 
 
-def stand_in_view(store: object) -> object:
-    """A coauthor view from the store (used only while ``kg.project`` does not exist)."""
-    import networkx as nx
-    import pyoxigraph as ox
-
-    assert isinstance(store, ox.Store)
-    g = nx.Graph()
-    rows = store.query(
-        "SELECT ?x ?n (COUNT(?p) AS ?c) (MIN(STR(?y)) AS ?lo) (MAX(STR(?y)) AS ?hi) WHERE { "
-        "?p <http://purl.org/dc/terms/creator> ?x . ?x <http://xmlns.com/foaf/0.1/name> ?n "
-        "OPTIONAL { ?p <http://purl.org/spar/fabio/hasPublicationYear> ?y } } GROUP BY ?x ?n"
-    )
-    assert isinstance(rows, ox.QuerySolutions)
-    for i, r in enumerate(rows):
-        x, n, c, lo, hi = (r[v] for v in ("x", "n", "c", "lo", "hi"))
-        assert x is not None and n is not None and c is not None
-        attrs = {
-            "label": n.value,
-            "type": "person",
-            "papers": int(c.value),
-            "community": i % 20,
-            "x": float(i % 1000),
-            "y": float(i // 1000),
-            "size": 1.0 + int(c.value),
-            "color": "#3366cc",
-        }
-        if lo is not None and hi is not None:
-            attrs["year_min"], attrs["year_max"] = int(lo.value), int(hi.value)
-        g.add_node(x.value, **attrs)
-    pairs = store.query(
-        "SELECT ?a ?b (COUNT(?p) AS ?w) WHERE { ?p <http://purl.org/dc/terms/creator> ?a , ?b "
-        "FILTER(STR(?a) < STR(?b)) } GROUP BY ?a ?b"
-    )
-    assert isinstance(pairs, ox.QuerySolutions)
-    for r in pairs:
-        a, b, w = r["a"], r["b"], r["w"]
-        assert a is not None and b is not None and w is not None
-        g.add_edge(a.value, b.value, weight=int(w.value))
-    return g
-
-
 def child(name: str, build: Path, target: Path) -> int:
-    """Run one export (in the measured child process)."""
-    from kg.exporters import VIEW_EXPORTERS, export
-    from kg.exporters.source import Source
+    """Run one export (in the measured child process): a format, ``FORMAT+layout``, or ``dump``
+    (Oxigraph's own ``Store.dump`` of the whole store as N-Quads, the reference)."""
+    from kg.exporters import export
+    from kg.exporters.source import ExportOptions, Source
 
     source = Source.open(build)
-    if name in VIEW_EXPORTERS:
-        try:
-            import kg.project  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
-        except ImportError:
-            source.views["coauthors"] = stand_in_view(source.store)  # type: ignore[assignment]
     started = time.perf_counter()
-    export(name, source, target)
+    if name == "dump":
+        import pyoxigraph as ox
+
+        with target.open("wb") as f:
+            source.store.dump(f, ox.RdfFormat.N_QUADS)
+    else:
+        format, _, layout = name.partition("+")
+        export(format, source, target, ExportOptions(layout=layout == "layout"))
     print(f"  {name}: export itself {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return 0
 
@@ -113,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--papers", type=int, default=100_000)
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-export-bench"))
     parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--build", type=Path, help="a built folder to export from (no corpus is made)")
     parser.add_argument("--child", nargs=3, metavar=("FORMAT", "BUILD", "TARGET"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -121,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     from kg.exporters import EXPORTERS
 
     work: Path = args.work
-    corpus, build = work / f"corpus-{args.papers}", work / f"build-{args.papers}"
-    if not (corpus / ".done").exists():
+    corpus, build = work / f"corpus-{args.papers}", args.build or work / f"build-{args.papers}"
+    if args.build is None and not (corpus / ".done").exists():
         from synth import generate
 
         started = time.perf_counter()
@@ -143,8 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         if status:
             return status
     rows = []
-    for name in args.formats.split(","):
-        target = work / "export" / (name if name == "csv" else f"graph{EXPORTERS[name].SUFFIX}")
+    names = args.formats.split(",")
+    if "dump" not in names:
+        names.insert(0, "dump")
+    for name in names:
+        format = name.partition("+")[0]
+        suffix = ".nq" if format == "dump" else EXPORTERS[format].SUFFIX
+        target = work / "export" / (name if format == "csv" else f"{name}{suffix}")
+        target.parent.mkdir(parents=True, exist_ok=True)
         if target.is_dir():
             shutil.rmtree(target)
         seconds, cpu, peak, status = measured(
@@ -153,11 +126,17 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             (name, seconds, cpu, peak, size_of(target) / 1e6, "ok" if status == 0 else f"exit {status}")
         )
-    print(f"\nexports of a {args.papers:,}-paper build (each in its own process, from {build}/store)\n")
-    print(f"| {'format':<10} | {'wall s':>7} | {'CPU s':>7} | {'peak MB':>8} | {'output MB':>9} | status |")
-    print(f"|{'-' * 12}|{'-' * 9}|{'-' * 9}|{'-' * 10}|{'-' * 11}|--------|")
+    dump = next(seconds for name, seconds, *_ in rows if name == "dump")
+    print(f"\nexports of {build} (each in its own process, from its store; dump = Store.dump)\n")
+    print(
+        f"| {'format':<16} | {'wall s':>7} | {'/ dump':>6} | {'CPU s':>7} | {'peak MB':>8} | {'output MB':>9} | status |"
+    )
+    print(f"|{'-' * 18}|{'-' * 9}|{'-' * 8}|{'-' * 9}|{'-' * 10}|{'-' * 11}|--------|")
     for name, seconds, cpu, peak, mb, status in rows:
-        print(f"| {name:<10} | {seconds:>7.1f} | {cpu:>7.1f} | {peak:>8.0f} | {mb:>9.1f} | {status} |")
+        print(
+            f"| {name:<16} | {seconds:>7.1f} | {seconds / dump:>6.2f} | {cpu:>7.1f} | {peak:>8.0f} | {mb:>9.1f} "
+            f"| {status} |"
+        )
     return 0
 
 

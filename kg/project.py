@@ -883,8 +883,14 @@ VIEWS: dict[str, Callable[[Source, ViewOptions], nx.Graph]] = {
 """The views by name: each computes an undecorated graph from a store."""
 
 
-def view(store: Source, name: str, options: ViewOptions | None = None) -> nx.Graph:
-    """The named view, cut to ``max_nodes`` and decorated: what ``kg viz`` draws and exporters write.
+def view(
+    store: Source, name: str, options: ViewOptions | None = None, *, decorated: bool = True
+) -> nx.Graph:
+    """The named view, cut to ``max_nodes`` and (unless not ``decorated``) decorated with communities,
+    colours, sizes and a layout (:func:`decorate`): what ``kg viz`` draws and exporters write.
+
+    Louvain and the layout are most of a large view's cost (at 100k papers the whole coauthor network
+    has a million links): exports leave them to the tool that opens the file unless asked.
 
     >>> from kg.store import memory
     >>> view(memory(), "coauthors").graph["omitted_nodes"]
@@ -902,4 +908,6 @@ def view(store: Source, name: str, options: ViewOptions | None = None) -> nx.Gra
             unknown("view", name, sorted(VIEWS)), code="unknown-view"
         ) from None
     graph = limit(compute(store, options), options.max_nodes, options.max_edges)
+    if not decorated:
+        return graph
     return decorate(graph, resolution=options.resolution, seed=options.seed, size_by=options.size_by)

@@ -44,6 +44,14 @@ def export_command(
     bom: Annotated[
         bool, typer.Option("--bom", help="Start CSV files with a UTF-8 byte order mark (Excel).")
     ] = False,
+    layout: Annotated[
+        bool,
+        typer.Option(
+            "--layout",
+            help="graphml, gexf, vosviewer: add Louvain communities, colours, sizes and positions, as kg viz "
+            "draws the view (Gephi, Cytoscape and VOSviewer otherwise cluster and lay it out themselves).",
+        ),
+    ] = False,
     base: Annotated[
         str | None, typer.Option(help="Base IRI of the built data (default: read from the store).")
     ] = None,
@@ -52,6 +60,8 @@ def export_command(
     """Export the graph built in OUT (kg build --out OUT) to a file other tools open.
 
     Example: kg export graphml --view coauthors --output coauthors.graphml
+
+    Example: kg export vosviewer --view topics --layout   # with kg's clusters and positions
     """
     from kg.exporters import default_target, export, exporter
     from kg.exporters.source import VIEWS, ExportOptions, Source
@@ -68,7 +78,7 @@ def export_command(
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         source = Source.open(out, base)
-        written = export(format, source, target, ExportOptions(view=view, bom=bom))
+        written = export(format, source, target, ExportOptions(view=view, bom=bom, layout=layout))
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(1) from e

@@ -66,69 +66,76 @@ def _text(term: Any) -> str:
     return "" if term is None else str(term.value)
 
 
+def _pairs(store: ox.Store, predicate: ox.NamedNode) -> list[tuple[str, str]]:
+    """(subject, object) values of every statement of one predicate.
+
+    The tables are joined in Python from one scan per property: a query that joins two properties
+    looks the second up row by row, an index lookup each, which made ``papers.csv`` cost more than
+    Oxigraph's dump of the whole store.
+    """
+    return [(s.value, o.value) for s, o in _rows(store, f"SELECT ?s ?o WHERE {{ ?s <{predicate.value}> ?o }}")]
+
+
+def _grouped(store: ox.Store, predicate: ox.NamedNode) -> dict[str, list[str]]:
+    """Objects of one predicate by subject."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for subject, value in _pairs(store, predicate):
+        found[subject].append(value)
+    return found
+
+
 def paper_rows(store: ox.Store) -> list[list[str]]:
     """The rows of ``papers.csv``, sorted by paper IRI."""
-    p = {
-        "a": f"<{SCHEMA.ScholarlyArticle.value}>",
-        "title": f"<{DCTERMS.title.value}>",
-        "year": f"<{FABIO.hasPublicationYear.value}>",
+    papers: dict[str, dict[str, str]] = {
+        paper.value: {"title": "", "year": ""}
+        for (paper,) in _rows(store, f"SELECT ?p WHERE {{ ?p a <{SCHEMA.ScholarlyArticle.value}> }}")
     }
-    papers: dict[str, dict[str, Any]] = {}
-    for paper, title, year in _rows(
-        store,
-        f"SELECT ?p ?t ?y WHERE {{ ?p a {p['a']} OPTIONAL {{ ?p {p['title']} ?t }} "
-        f"OPTIONAL {{ ?p {p['year']} ?y }} }}",
-    ):
-        row = papers.setdefault(paper.value, {"title": "", "year": ""})
-        # one title and year per paper; min keeps the choice stable if a graph ever has two
-        for key, term in (("title", title), ("year", year)):
-            if term is not None and (not row[key] or term.value < row[key]):
-                row[key] = term.value
+    # one title and year per paper; min keeps the choice stable if a graph ever has two
+    for key, predicate in (("title", DCTERMS.title), ("year", FABIO.hasPublicationYear)):
+        for paper, value in _pairs(store, predicate):
+            row = papers.get(paper)
+            if row is not None and (not row[key] or value < row[key]):
+                row[key] = value
+    names = _grouped(store, FOAF.name)
+    positions, persons = _grouped(store, KG.position), _grouped(store, KG.author)
     authors: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    for paper, position, name in _rows(
-        store,
-        f"SELECT ?p ?pos ?n WHERE {{ ?p <{KG.authorship.value}> ?a . ?a <{KG.position.value}> ?pos ; "
-        f"<{KG.author.value}> ?who . OPTIONAL {{ ?who <{FOAF.name.value}> ?n }} }}",
-    ):
-        authors[paper.value].append((int(position.value), _text(name)))
-    primary = {
-        paper.value: code.value
-        for paper, code in _rows(
-            store,
-            f"SELECT ?p ?c WHERE {{ ?p <{KG.primarySubject.value}> ?s . ?s <{SKOS.notation.value}> ?c }}",
-        )
-    }
+    for paper, authorship in _pairs(store, KG.authorship):
+        for position in positions.get(authorship, ()):
+            for who in persons.get(authorship, ()):
+                for name in names.get(who) or [""]:
+                    authors[paper].append((int(position), name))
+    del names, positions, persons
+    notations = _grouped(store, SKOS.notation)
+    primary: dict[str, str] = {}
+    for paper, concept in _pairs(store, KG.primarySubject):
+        for code in notations.get(concept, ()):
+            primary[paper] = min(primary.get(paper, code), code)
     subjects: dict[str, set[str]] = defaultdict(set)
-    for paper, code in _rows(
-        store, f"SELECT ?p ?c WHERE {{ ?p <{DCTERMS.subject.value}> ?s . ?s <{SKOS.notation.value}> ?c }}"
-    ):
-        subjects[paper.value].add(code.value)
+    for paper, concept in _pairs(store, DCTERMS.subject):
+        subjects[paper].update(notations.get(concept, ()))
+    labels = _grouped(store, SKOS.prefLabel)
+    broader = _grouped(store, SKOS.broader)
     areas: dict[str, set[str]] = defaultdict(set)
-    for paper, label, parent in _rows(
-        store,
-        f"SELECT ?p ?l ?pl WHERE {{ ?p <{KG.area.value}> ?a . ?a <{SKOS.prefLabel.value}> ?l "
-        f"OPTIONAL {{ ?a <{SKOS.broader.value}> ?b . ?b <{SKOS.prefLabel.value}> ?pl }} }}",
-    ):
-        # an area's label is "Parent · Child" already (a graph of an older kg has the leaf alone)
-        whole = parent is None or label.value.startswith(f"{parent.value} · ")
-        areas[paper.value].add(label.value if whole else f"{parent.value} · {label.value}")
+    for paper, area in _pairs(store, KG.area):
+        parents: list[str | None] = [parent for b in broader.get(area, ()) for parent in labels.get(b, ())]
+        for label in labels.get(area, ()):
+            for parent in parents or [None]:
+                # an area's label is "Parent · Child" already (a graph of an older kg has the leaf alone)
+                whole = parent is None or label.startswith(f"{parent} · ")
+                areas[paper].add(label if whole else f"{parent} · {label}")
     repositories: dict[str, set[str]] = defaultdict(set)
-    for paper, repo in _rows(store, f"SELECT ?p ?r WHERE {{ ?p <{SCHEMA.codeRepository.value}> ?r }}"):
-        repositories[paper.value].add(repo.value)
+    for paper, repo in _pairs(store, SCHEMA.codeRepository):
+        repositories[paper].add(repo)
+    named = _grouped(store, SCHEMA.name)
     methods: dict[str, set[str]] = defaultdict(set)
-    for paper, method, label in _rows(
-        store,
-        f"SELECT ?p ?m ?l WHERE {{ {{ ?p <{SCHEMA.mentions.value}> ?m }} UNION {{ ?p <{KG.introduces.value}> ?m }} "
-        f"OPTIONAL {{ ?m <{SKOS.prefLabel.value}>|<{SCHEMA.name.value}> ?l }} }}",
-    ):
-        methods[paper.value].add(label.value if label is not None else method.value)
+    for predicate in (SCHEMA.mentions, KG.introduces):
+        for paper, method in _pairs(store, predicate):
+            methods[paper].update(labels.get(method, []) + named.get(method, []) or [method])
+    files, lines = _grouped(store, KG.sourceFile), _grouped(store, KG.sourceLine)
     sources: dict[str, set[tuple[str, int]]] = defaultdict(set)
-    for paper, path, line in _rows(
-        store,
-        f"SELECT ?p ?f ?l WHERE {{ ?p <{PROV.wasDerivedFrom.value}> ?r . ?r <{KG.sourceFile.value}> ?f ; "
-        f"<{KG.sourceLine.value}> ?l }}",
-    ):
-        sources[paper.value].add((path.value, int(line.value)))
+    for paper, record in _pairs(store, PROV.wasDerivedFrom):
+        for path in files.get(record, ()):
+            sources[paper].update((path, int(line)) for line in lines.get(record, ()))
     rows = []
     for iri in sorted(papers):
         first = primary.get(iri)
@@ -157,13 +164,20 @@ def person_rows(store: ox.Store) -> list[list[str]]:
     ):
         if person.value not in names or (name is not None and name.value < names[person.value]):
             names[person.value] = _text(name)
-    papers: dict[str, int] = defaultdict(int)
-    for (person,) in _rows(store, f"SELECT ?x WHERE {{ ?p <{DCTERMS.creator.value}> ?x }}"):
-        papers[person.value] += 1
-    coauthors: dict[str, int] = defaultdict(int)
-    for (person,) in _rows(store, f"SELECT ?x WHERE {{ ?x <{KG.coauthor.value}> ?y }}"):
-        coauthors[person.value] += 1
-    return [[iri, names[iri], str(papers[iri]), str(coauthors[iri])] for iri in sorted(names)]
+    # counted inside the store: one row per person rather than one per statement
+    papers = {
+        person.value: int(count.value)
+        for person, count in _rows(
+            store, f"SELECT ?x (COUNT(*) AS ?c) WHERE {{ ?p <{DCTERMS.creator.value}> ?x }} GROUP BY ?x"
+        )
+    }
+    coauthors = {
+        person.value: int(count.value)
+        for person, count in _rows(
+            store, f"SELECT ?x (COUNT(*) AS ?c) WHERE {{ ?x <{KG.coauthor.value}> ?y }} GROUP BY ?x"
+        )
+    }
+    return [[iri, names[iri], str(papers.get(iri, 0)), str(coauthors.get(iri, 0))] for iri in sorted(names)]
 
 
 def edge_rows(source: Source, view: str) -> list[list[str]]:

@@ -198,7 +198,7 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     from kg.exporters import write_atomically
 
     options = options or ExportOptions()
-    graph = source.view(options.view)
+    graph = source.view(options.view, options.layout)
     return write_atomically(target, lambda f: serialize(graph, f, options.view))
 
 

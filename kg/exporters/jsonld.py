@@ -7,6 +7,11 @@ sorted triples stream by, so the file is written in constant memory beyond
 the sort.  Plain strings are JSON strings; other literals keep their
 datatype or language (``{"@value": "2024", "@type": "xsd:gYear"}``).
 
+A large on-disk store (``kg export`` of a big build, more than ``turtle.SORT_LIMIT`` statements) is
+written by Oxigraph as expanded JSON-LD (absolute IRIs, no context) in the store's own
+deterministic order: the same graph, read back by any JSON-LD processor, at the cost of the store's
+dump.
+
 >>> compact("http://purl.org/dc/terms/title", {"dcterms": "http://purl.org/dc/terms/"})
 'dcterms:title'
 >>> compact("https://example.org/x", {"dcterms": "http://purl.org/dc/terms/"})
@@ -22,7 +27,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyoxigraph as ox
 
-from kg.exporters.ntriples import dumped_lines, sort_lines
+from kg.exporters.ntriples import dumped_lines, in_store_order, sort_lines
 from kg.exporters.source import ExportOptions, Source
 from kg.exporters.turtle import prefixes
 from kg.vocab import RDF, XSD
@@ -108,8 +113,14 @@ def _write_node(out: BinaryIO, node: dict[str, Any], first: bool) -> None:
     out.write(("    " if first else ",\n    ").encode() + text.encode())
 
 
-def serialize(store: ox.Store, out: BinaryIO, base: str) -> None:
-    """Write the default graph of ``store`` to ``out`` as compact JSON-LD, sorted by subject."""
+def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) -> None:
+    """Write the default graph of ``store`` to ``out`` as compact JSON-LD, sorted by subject; a large
+    on-disk store (:func:`kg.exporters.ntriples.in_store_order`) as expanded JSON-LD, written by
+    Oxigraph in the store's own order (compacting a million statements in Python cost twice the
+    store's own dump)."""
+    if in_store_order(store, on_disk):
+        store.dump(out, format=ox.RdfFormat.JSON_LD, from_graph=ox.DefaultGraph())
+        return
     table = context(base)
     short = Compactor(table)
     head = json.dumps({"@context": table}, ensure_ascii=False, indent=2)
@@ -140,7 +151,7 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     """Write ``target`` (e.g. ``outputs/export/graph.jsonld``) atomically."""
     from kg.exporters import write_atomically
 
-    return write_atomically(target, lambda f: serialize(source.store, f, source.base))
+    return write_atomically(target, lambda f: serialize(source.store, f, source.base, source.on_disk))
 
 
 def write(build: Build, target: Path) -> Path:

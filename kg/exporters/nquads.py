@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import pyoxigraph as ox
 
-from kg.exporters.ntriples import dumped_lines, sort_lines
+from kg.exporters.ntriples import ordered_lines
 from kg.exporters.source import ExportOptions, Source
 from kg.vocab import KG, PROV, RDF
 
@@ -47,8 +47,9 @@ def _term(node: ox.NamedNode | ox.BlankNode) -> bytes:
     return str(node).encode()
 
 
-def quad_lines(store: ox.Store, base: str, spool: BinaryIO) -> Iterator[bytes]:
-    """Unsorted N-Quads lines: provenance triples with the provenance graph name, the rest as they are."""
+def quad_lines(store: ox.Store, base: str, spool: BinaryIO, on_disk: bool = False) -> Iterator[bytes]:
+    """N-Quads lines in N-Triples order (:func:`kg.exporters.ntriples.ordered_lines`): provenance
+    triples with the provenance graph name, the rest as they are."""
     subjects: set[bytes] = set()
     for cls in PROVENANCE_CLASSES:
         for q in store.quads_for_pattern(None, RDF.type, cls, ox.DefaultGraph()):
@@ -56,7 +57,7 @@ def quad_lines(store: ox.Store, base: str, spool: BinaryIO) -> Iterator[bytes]:
                 subjects.add(_term(q.subject))
     predicates = {_term(p) for p in PROVENANCE_PREDICATES}
     graph = b" <" + provenance_graph(base).encode() + b"> .\n"
-    for line in dumped_lines(store, spool):
+    for line in ordered_lines(store, spool, on_disk):
         subject, _, rest = line.partition(b" ")
         predicate = rest.partition(b" ")[0]
         if subject in subjects or predicate in predicates:
@@ -65,18 +66,18 @@ def quad_lines(store: ox.Store, base: str, spool: BinaryIO) -> Iterator[bytes]:
             yield line
 
 
-def serialize(store: ox.Store, out: BinaryIO, base: str) -> None:
-    """Write ``store`` to ``out`` as sorted N-Quads, provenance in its own named graph."""
+def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) -> None:
+    """Write ``store`` to ``out`` as N-Quads, provenance in its own named graph, lines in the order of
+    the N-Triples export (sorted, or a large on-disk store's own order)."""
     with tempfile.TemporaryFile(prefix="kg-nq-") as spool:
-        for line in sort_lines(quad_lines(store, base, spool)):
-            out.write(line)
+        out.writelines(quad_lines(store, base, spool, on_disk))
 
 
 def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.nq``) atomically."""
     from kg.exporters import write_atomically
 
-    return write_atomically(target, lambda f: serialize(source.store, f, source.base))
+    return write_atomically(target, lambda f: serialize(source.store, f, source.base, source.on_disk))
 
 
 def write(build: Build, target: Path) -> Path:

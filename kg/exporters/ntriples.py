@@ -3,7 +3,9 @@
 The store dumps its default graph as canonical N-Triples (Oxigraph writes
 each triple one way only), and the lines are sorted as bytes, so the same
 graph always gives the same file.  Graphs larger than :data:`CHUNK` lines
-are sorted in runs on disk and merged, so memory stays bounded.
+are sorted in runs on disk and merged, so memory stays bounded.  A large
+on-disk store (``kg export`` of a big build) is written in its own
+deterministic order instead, as Turtle is (:func:`in_store_order`).
 
 >>> import io, pyoxigraph as ox
 >>> s = ox.Store()
@@ -75,8 +77,27 @@ def sort_lines(lines: Iterable[bytes], chunk: int = CHUNK) -> Iterator[bytes]:
                 previous = line
 
 
-def serialize(store: ox.Store, out: BinaryIO) -> None:
-    """Write the default graph of ``store`` to ``out`` as sorted canonical N-Triples."""
+def in_store_order(store: ox.Store, on_disk: bool) -> bool:
+    """Whether an export writes the statements in the store's own order instead of sorting them: an
+    on-disk store (whose order is deterministic: Oxigraph orders statements by term encodings, which
+    depend on the terms only) of more than ``SORT_LIMIT`` statements, as Turtle does."""
+    from kg.exporters.turtle import SORT_LIMIT
+
+    return on_disk and len(store) > SORT_LIMIT
+
+
+def ordered_lines(store: ox.Store, spool: IO[bytes], on_disk: bool = False) -> Iterator[bytes]:
+    """The lines of the default graph, sorted (or in the store's order, see :func:`in_store_order`)."""
+    lines = dumped_lines(store, spool)
+    return lines if in_store_order(store, on_disk) else sort_lines(lines)
+
+
+def serialize(store: ox.Store, out: BinaryIO, on_disk: bool = False) -> None:
+    """Write the default graph of ``store`` to ``out`` as canonical N-Triples, sorted (or in the order
+    of a large on-disk store: Oxigraph writes them straight to ``out``)."""
+    if in_store_order(store, on_disk):
+        store.dump(out, format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
+        return
     with tempfile.TemporaryFile(prefix="kg-nt-") as spool:
         for line in sort_lines(dumped_lines(store, spool)):
             out.write(line)
@@ -86,7 +107,7 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     """Write ``target`` (e.g. ``outputs/export/graph.nt``) atomically."""
     from kg.exporters import write_atomically
 
-    return write_atomically(target, lambda f: serialize(source.store, f))
+    return write_atomically(target, lambda f: serialize(source.store, f, source.on_disk))
 
 
 def write(build: Build, target: Path) -> Path:

@@ -41,6 +41,10 @@ class ExportOptions:
     view: str = DEFAULT_VIEW
     bom: bool = False
     """Start CSV files with a UTF-8 byte order mark (Excel on Windows needs it to detect UTF-8)."""
+    layout: bool = False
+    """Graph formats: add Louvain communities, colours, sizes and positions (as ``kg viz`` draws the
+    view). Off by default: Gephi, Cytoscape, igraph and VOSviewer cluster and lay out a graph
+    themselves, and on a large view these are most of an export's cost."""
 
 
 @dataclass(slots=True)
@@ -50,6 +54,7 @@ class Source:
     store: ox.Store
     base: str = DATA_BASE
     views: dict[str, nx.Graph] = field(default_factory=dict)
+    """Views computed so far, by name; a name with ``+layout`` is the decorated one."""
     on_disk: bool = False
     """The store is on disk, so its own statement order is deterministic (no sort needed)."""
 
@@ -66,23 +71,25 @@ class Source:
         store = open_store(out)
         return cls(store, base or guess_base(store), on_disk=True)
 
-    def view(self, name: str) -> nx.Graph:
-        """The networkx view called ``name`` (``kg.project``), computed on first use."""
-        if name not in self.views:
+    def view(self, name: str, layout: bool = False) -> nx.Graph:
+        """The networkx view called ``name`` (``kg.project``), computed on first use; with ``layout``,
+        decorated with communities, colours, sizes and positions."""
+        key = f"{name}+layout" if layout else name
+        if key not in self.views:
             if name not in VIEWS:
                 raise UsageError(unknown("view", name, VIEWS), code="unknown-view")
-            self.views[name] = _project(self.store, self.base, name)
-        return self.views[name]
+            self.views[key] = _project(self.store, name, layout)
+        return self.views[key]
 
 
-def _project(store: ox.Store, base: str, name: str) -> nx.Graph:
-    """The whole view, decorated (communities, colours, sizes, layout): exports are not cut to a drawing's size."""
+def _project(store: ox.Store, name: str, layout: bool) -> nx.Graph:
+    """The whole view (exports are not cut to a drawing's size), decorated only with ``layout``."""
     try:
         from kg import project
     except ImportError as e:
         raise KgError(f"views are not available in this version ({e})", code="no-views") from e
     options: Any = project.ViewOptions(max_nodes=sys.maxsize, max_edges=None)
-    graph: nx.Graph = project.view(store, name, options)
+    graph: nx.Graph = project.view(store, name, options, decorated=layout)
     return graph
 
 

@@ -165,7 +165,7 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     from kg.exporters import write_atomically
 
     options = options or ExportOptions()
-    graph = source.view(options.view)
+    graph = source.view(options.view, options.layout)
     means = mean_years(source.store)
     return write_atomically(target, lambda f: serialize(graph, f, options.view, means))
 
