@@ -1,6 +1,6 @@
 """The only place that creates triples: resolved entities -> RDF (pyoxigraph terms).
 
-The vocabulary is the one of ARCHITECTURE.md section 3 (see ``ontology/kg.ttl``).
+The vocabulary is the one of docs/architecture.md, "The graph" (see ``ontology/kg.ttl``).
 IRIs of data come from normalized keys under one base IRI, never from
 random ids, and no entity is a blank node.
 """
