@@ -56,13 +56,13 @@ def _codes_in(expr: ast.AST) -> list[str]:
     ]
 
 
-def emitted() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
-    """Each code the sources emit with the severities they emit it with (``?``: not known there), and
-    the code arguments that are no literal (file, expression)."""
+def emitted(root: Path = ROOT) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
+    """Each code the sources under ``root/kg`` emit with the severities they emit it with (``?``: not
+    known there), and the code arguments that are no literal (file, expression)."""
     codes: dict[str, set[str]] = {}
     dynamic: set[tuple[str, str]] = set()
-    for path in sorted((ROOT / "kg").rglob("*.py")):
-        where = path.relative_to(ROOT).as_posix()
+    for path in sorted((root / "kg").rglob("*.py")):
+        where = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
         functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
@@ -121,6 +121,43 @@ def test_the_scan_finds_what_it_should() -> None:
     assert codes["unsafe-url-scheme"] == {"warning"}  # Rejection(start, end, "unsafe-url-scheme", ...)
     assert "endpoint-error" in codes and "bad-query" in codes  # code = "bad-query" if ... else "endpoint-error"
     assert "missing-counts" in codes  # "... rebuild it with kg build [missing-counts]"
+
+
+def test_the_scan_reads_every_way_a_code_is_written(tmp_path: Path) -> None:
+    (tmp_path / "kg").mkdir()
+    (tmp_path / "kg" / "toy.py").write_text(
+        """
+import logging
+log = logging.getLogger()
+
+def read(at, issues, e, flag):
+    issues.warn(at, "toy-warning", "a record skipped")
+    issues.error(at, "toy-error", "a file unusable")
+    issues.report(at, "warning", "toy-reported", "said")
+    log.error("a logging call %s, not an issue", "not-a-code")
+    code = "toy-either" if flag else "toy-or"
+    raise KgError("stopped", at, code)
+
+def stop(at, e):
+    raise UsageError(f"cannot {at}", code="toy-usage")
+
+def forward(issues, found):
+    issues.warn(found.at, found.code, found.message)
+    print(f"{found}: no counts [toy-printed]")
+""",
+        encoding="utf-8",
+    )
+    codes, dynamic = emitted(tmp_path)
+    assert codes == {
+        "toy-warning": {"warning"},
+        "toy-error": {"error"},
+        "toy-reported": {"warning"},
+        "toy-either": {"error"},
+        "toy-or": {"error"},
+        "toy-usage": {"usage"},
+        "toy-printed": {"?"},
+    }
+    assert dynamic == {("kg/toy.py", "found.code")}
 
 
 def test_the_table_is_every_code_the_sources_emit() -> None:
