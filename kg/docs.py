@@ -7,6 +7,7 @@ the issue codes. ``tests/test_docs.py`` fails when the committed page differs fr
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -39,6 +40,7 @@ def reference() -> str:
         "- [Figures](#figures)",
         "- [Named queries](#named-queries)",
         "- [Issue codes](#issue-codes)",
+        "- [Python API](#python-api)",
         "",
         "## Commands",
         "",
@@ -53,6 +55,7 @@ def reference() -> str:
     parts += _table("Figures", "The figures of `kg plot` (`kg list figures`).", FIGURES)
     parts += _queries()
     parts += _issue_codes()
+    parts += _python_api()
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -103,6 +106,26 @@ def _section(title: str, about: str, header: tuple[str, ...], rows: Sequence[tup
     lines = [f"## {title}", "", about, "", f"| {' | '.join(header)} |", "|" + "---|" * len(header)]
     lines += [f"| {' | '.join(_cell(cell) for cell in row)} |" for row in rows]
     return [*lines, ""]
+
+
+def _python_api() -> list[str]:
+    """``kg.build`` and ``kg.open``: their signatures as written and their docstrings."""
+    import kg
+
+    lines = ["## Python API", "", "The functions of the `kg` package (`import kg`).", ""]
+    for function in (kg.build, kg.open):
+        signature = inspect.signature(function)  # annotations stay text, as written (postponed evaluation)
+        params: list[str] = []
+        for p in signature.parameters.values():
+            if p.kind is p.KEYWORD_ONLY and "*" not in params:
+                params.append("*")
+            default = "" if p.default is p.empty else f" = {p.default!r}"
+            params.append(f"{p.name}: {p.annotation}{default}")
+        returns = signature.return_annotation
+        doc = inspect.getdoc(function) or ""
+        lines += [f"### `kg.{function.__name__}`", "", "```python", f"kg.{function.__name__}({', '.join(params)}) -> {returns}"]
+        lines += ["```", "", "```text", doc.replace("  # doctest: +SKIP", ""), "```", ""]
+    return lines
 
 
 def _cell(text: str) -> str:

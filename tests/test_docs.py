@@ -26,6 +26,7 @@ def test_the_reference_shows_every_command_and_table() -> None:
     for heading in ("### `kg build`", "### `kg query`", "### `kg list issues`", "## Readers", "## Named queries"):
         assert heading in text, heading
     assert "| `arxiv-jsonl` |" in text and "| `top-authors` | [limit=20] |" in text
+    assert "kg.build(paths: Iterable[str | PathLike[str]] = ('seeds',), out:" in text  # the Python API
 
 
 def test_check_fails_on_a_stale_page(tmp_path: Path) -> None:
