@@ -125,8 +125,8 @@ class Entries(Mapping[str, bytes]):
     """Cache entries of the files a build read, by shown path, until the build's outputs are written.
 
     With a ``folder``, each entry is spilled as it is added to an unnamed temporary file there
-    (nothing is left behind if the process dies), so a big build holds none of them: they take
-    about 840 bytes a record, 0.8 GB at a million papers.  Without one they are held in memory.
+    (nothing is left behind if the process dies), so a big build holds none of them: they grow with
+    the input.  Without one they are held in memory.
     """
 
     def __init__(self, folder: Path | None = None) -> None:

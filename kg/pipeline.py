@@ -281,8 +281,8 @@ def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for a stage that only adds long-lived objects.
 
     A build keeps millions of records, mentions and terms alive and makes almost no reference
-    cycles; every full collection walks all of them, so at 100k papers the collector took a
-    fifth of the build and grew faster than the input.  Reference counting still frees
+    cycles; every full collection walks all of them, so on a big build the collector took a large
+    share of the time and grew faster than the input.  Reference counting still frees
     everything else at once; the collector resumes (and catches up) afterwards.
     """
     enabled = gc.isenabled()
@@ -308,8 +308,8 @@ def steady_malloc() -> bool:
     pickled results), so soon every block under 32 MiB comes from the heap, where the freed ones
     leave holes that are not given back: the process grew with the build.  Fixed, a big block that
     no free space in the heap fits is mapped, and unmapped when freed, instead of growing the heap;
-    the heap keeps the small ones, which fit each other's holes.  The peak resident set fell from
-    418 to 398 MB at 10k papers, and from 9.9 to 4.6 GB at 1M (person keys shared too).  A threshold
+    the heap keeps the small ones, which fit each other's holes, and the peak resident set falls,
+    most on big builds (the figures: docs/build-speed.md).  A threshold
     the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so are other C libraries.
     """
     if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
@@ -471,7 +471,7 @@ def _build(
                     f.flush()
                     os.fsync(f.fileno())
                     streamed_sha256 = hashing.digest.hexdigest()
-        # counted once: an on-disk store counts by reading its index (1.8 s at 100k papers)
+        # counted once: an on-disk store counts by reading its index, which takes seconds on a big graph
         triples = len(graph)
         if stream is not None and triples <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted
             stream.unlink()
@@ -480,8 +480,8 @@ def _build(
         if options.store is not None:
             if progress is not None:
                 progress(Step("optimizing", None, len(accepted), len(accepted)))
-            # the bulk loader leaves many small sorted files; compacted, an index lookup costs
-            # 15 µs instead of 67 (15 s at 100k papers, repaid by the pages and every query)
+            # the bulk loader leaves many small sorted files; compacted, an index lookup costs a fraction
+            # of what it did (the compaction is repaid by the pages and every query)
             graph.optimize()
     except OSError as e:  # the on-disk store's disk is full or went read-only
         traceback.clear_frames(e.__traceback__)  # the frames' locals hold the store (and its files) open

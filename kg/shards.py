@@ -36,7 +36,7 @@ import pyoxigraph as ox
 from kg.errors import KgError, os_message
 
 SHARD_SIZE = 1_000_000
-"""Lines per shard by default (about 25 to 40 MB compressed for a scholarly graph)."""
+"""Lines per shard by default (tens of MB compressed for a scholarly graph)."""
 
 RUN_SIZE = 1_000_000
 """Lines sorted in memory at once; more are sorted in runs on disk and merged."""

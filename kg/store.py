@@ -98,20 +98,19 @@ class Loader:
     while the caller makes the next batch (loading in the caller's thread took a quarter of a big
     build's critical path).
 
-    Each batch is handed over as N-Quads text (Oxigraph writes it in Rust, about 0.5 µs a quad).
+    Each batch is handed over as N-Quads text (Oxigraph writes it in Rust, fast).
     Where the system names a pipe's end as a path (``/dev/fd``), the batches are one stream: a
     thread writes them to a pipe and one call of the store's bulk loader reads it to the end,
     without holding Python's global lock, in batches of its own (a million quads, one per core at
-    a time: up to 1.3 to 1.9 GB resident, reached at about a million quads, however many follow).  The 100k build's 9.5 million
-    quads loaded in 67 to 77 s (142 to 166 CPU s) in one call against 96 s (185 CPU s) in calls of
-    100,000 (``benchmarks/bulk_load.py --stream``), and a blank node is one node throughout.
+    a time: its memory stops growing at about a million quads, however many follow).  One call
+    loads faster and with less CPU than calls of 100,000 (``benchmarks/bulk_load.py --stream``;
+    the figures are in docs/build-speed.md), and a blank node is one node throughout.
     Elsewhere each batch is a call of its own, and a batch with a blank node is handed over as
     quads (a parser names each document's blank nodes anew).
 
     A loader can take text instead (``text=``, :meth:`write`, :meth:`tee`): a build hands it the
-    Turtle of graph.ttl as the serializer writes it, so each quad is serialized once.  At 100k
-    papers that took the main thread from 136 and 146 CPU s to 117 and 123, and Oxigraph parses the
-    Turtle about as fast as N-Quads (the 100k graph: 115 against 122 CPU s).
+    Turtle of graph.ttl as the serializer writes it, so each quad is serialized once, which saves the
+    main thread time, and Oxigraph parses the Turtle about as fast as N-Quads.
 
     At most :data:`PENDING` batches wait.  An error of the loader (a full disk) is raised in the
     caller's thread at its next :meth:`put` or on leaving the ``with`` block; leaving it early (an

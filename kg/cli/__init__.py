@@ -23,8 +23,8 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 list_app = typer.Typer(
-    help="List the readers (input formats), extractors, exporters (output formats), figures (kg plot) and "
-    "named queries kg knows.\n\nExample: kg list readers; kg list queries",
+    help="List the readers (input formats), extractors, exporters (output formats), figures (kg plot), "
+    "named queries and issue codes kg knows.\n\nExample: kg list readers; kg list issues",
     no_args_is_help=True,
 )
 app.add_typer(list_app, name="list")

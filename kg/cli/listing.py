@@ -1,4 +1,4 @@
-"""``kg list ...``: print the tables of readers, extractors, exporters and named queries."""
+"""``kg list ...``: print the tables of readers, extractors, exporters, named queries and issue codes."""
 
 from __future__ import annotations
 
@@ -43,11 +43,28 @@ def list_exporters() -> None:
     print_table(EXPORTERS)
 
 
+@list_app.command("issues")
+def list_issues() -> None:
+    """Print every issue code kg reports, with its severity and meaning.
+
+    Example: kg list issues
+    """
+    from kg.issue_codes import ISSUE_CODES
+
+    print_columns({code: f"{about.severity:<7}  {about.meaning}" for code, about in ISSUE_CODES.items()})
+
+
 def print_table(table: Mapping[str, object]) -> None:
-    width = max(len(name) for name in table)
-    for name, module in table.items():
-        doc = (getattr(module, "__doc__", None) or "").strip().splitlines()
-        typer.echo(f"{name:<{width}}  {plain(doc[0]) if doc else ''}")
+    """Each entry's name and the first line of its docstring."""
+    lines = {name: (getattr(module, "__doc__", None) or "").strip().splitlines() for name, module in table.items()}
+    print_columns({name: plain(doc[0]) if doc else "" for name, doc in lines.items()})
+
+
+def print_columns(rows: Mapping[str, str]) -> None:
+    """One line a row: the name, padded to the longest, then the text."""
+    width = max(len(name) for name in rows)
+    for name, text in rows.items():
+        typer.echo(f"{name:<{width}}  {text}")
 
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")

@@ -78,8 +78,8 @@ def _draw(store: ox.Store, name: str, out: BinaryIO) -> None:
 
 PAGES_APART = 1_000_000
 """Triples from which a build draws its pages side by side, each in a process of its own that opens the
-on-disk store read-only (:class:`PagesApart`): one after the other they took a tenth of a big
-build (18 s at 100k papers, 198 s at a million), where starting a process costs about a second."""
+on-disk store read-only (:class:`PagesApart`): one after the other they took a large share of a big
+build, where starting a process costs little."""
 
 
 class PagesApart:
@@ -342,7 +342,7 @@ def adopt(path: Path, target: Path, sha256: str) -> Staged:
     """Stage ``path``, a complete and synced file whose SHA-256 is ``sha256``, to be renamed over
     ``target`` as :func:`stage` does: moved beside ``target`` under a temporary name when both are
     on one file system (a big build's graph.ttl, written while its store was loaded, is not copied:
-    5 GB at a million papers), else copied there and removed."""
+    it runs to gigabytes), else copied there and removed."""
     tmp: str | None = None
     try:
         make_parent(target)
@@ -483,7 +483,7 @@ def staged_folder(target: Path) -> Iterator[StagedFolder]:
     """A folder that appears at ``target`` complete or not at all, replacing what was there.
 
     Files are written into ``.NAME.PID-new.tmp`` beside ``target``, made durable at once (one
-    ``syncfs`` where Linux has it: a site of 6,000 pages synced file by file spent 18 s in
+    ``syncfs`` where Linux has it: a site of thousands of pages synced file by file spent long in
     ``fsync``), and the folder is put in place with :func:`replace_folder`.  On an error the
     staging folder is removed and ``target`` is left as it was.
     """

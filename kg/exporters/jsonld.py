@@ -1,6 +1,6 @@
 """JSON-LD: compact, with a context of the kg prefixes, one node object a line, subjects sorted.
 
-The context is the prefixes of ARCHITECTURE.md (``kg.vocab.PREFIXES``) plus
+The context is the prefixes of docs/architecture.md (``kg.vocab.PREFIXES``) plus
 the data prefixes of the build's base IRI (``paper:``, ``person:`` ...), so
 IRIs read as they do in Turtle.  Objects are written per subject as the
 sorted triples stream by, so the file is written in constant memory beyond

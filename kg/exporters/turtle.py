@@ -64,8 +64,8 @@ class Sink(Protocol):
 
 def write_stream(quads: Iterable[ox.Quad | ox.Triple], out: Sink, base: str) -> None:
     """Write statements of the default graph as Turtle in the order given, prefixes first in
-    alphabetical order: the way a build writes ``graph.ttl`` while it loads the store (about 0.6 µs
-    a triple, in Rust; dumping an on-disk store decodes every term from disk and took 30 times longer)."""
+    alphabetical order: the way a build writes ``graph.ttl`` while it loads the store (in Rust;
+    dumping an on-disk store decodes every term from disk and is many times slower)."""
     with _body(out, base) as (body, table):
         ox.serialize(quads, body, format=ox.RdfFormat.TURTLE, prefixes=table)  # type: ignore[arg-type]
 

@@ -57,7 +57,7 @@ def mean_years(store: ox.Store) -> dict[str, float]:
     year = FABIO.hasPublicationYear.value
     totals: dict[str, tuple[float, int]] = {}
     # one plain join per link: a UNION of them joined with the years is evaluated per paper by
-    # Oxigraph (quadratic; it ran for more than 15 minutes at 100k papers)
+    # Oxigraph (quadratic: far too slow on a big graph)
     queries = [
         "SELECT ?x (SUM(?year) AS ?sum) (COUNT(?year) AS ?n) WHERE { "
         f"?p <{link.value}> ?x . ?p <{year}> ?y . "

@@ -173,8 +173,8 @@ _ROWS_MARKER = re.compile(r"^([ \t]*)HAVING[ \t]*\((.*?)>=[ \t]*\d+[ \t]*\)[ \t]
 def sized(text: str, cap: int | None) -> str:
     r"""The query with the row cap written into its ``LIMIT n  #@limit`` line, if it has one.
 
-    A named query whose rows are a page of a long sorted list (introduced methods at 100k papers
-    are 65,000 rows) sorts and cuts in a sub-select marked so, and joins titles and labels to that
+    A named query whose rows are a page of a long sorted list (introduced methods on a big graph
+    run to tens of thousands of rows) sorts and cuts in a sub-select marked so, and joins titles and labels to that
     page only.  The line gets one row more than ``cap``, so that a cut is still seen as one; without
     a cap the line goes (every row).
 

@@ -90,8 +90,8 @@ class MethodMatcher:
             # spaCy caches the tokens of each chunk (text between spaces), but once a chunk of a text is
             # a special case it stops adding the text's later chunks to the cache.  Line breaks and
             # double spaces are special cases, and abstracts wrapped into lines have one in their first
-            # line: nearly every chunk went through the affix rules again, abstract after abstract (8x
-            # the cost of a cached pass).  Without those special cases the tokens are the same (no
+            # line: nearly every chunk went through the affix rules again, abstract after abstract (several
+            # times the cost of a cached pass).  Without those special cases the tokens are the same (no
             # affix rule splits whitespace: one token, same text, offsets and lexeme; only the norm of
             # a no-break space differs, which no rule here reads); the cache never changes tokens.
             tokenizer.rules = {k: v for k, v in (tokenizer.rules or {}).items() if not k.isspace()}

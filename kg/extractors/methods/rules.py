@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 # Each token rule of ``MethodMatcher._add_rules`` contains one of these; the Matcher is the costly
 # part of a search, so it runs only on texts that could match.
 _RULE_TRIGGER = re.compile(r"diffusion|low[\s\-–]*rank|state[\s\-–]*space", re.IGNORECASE)
-# Case-insensitive searches cost 5x to 15x more than case-sensitive ones in ``re``: the patterns
+# Case-insensitive searches cost several times more than case-sensitive ones in ``re``: the patterns
 # searched often are searched, case-sensitively and in lower case, in the folded text (``folded``).
 _RULE_TRIGGER_FOLDED = re.compile(_RULE_TRIGGER.pattern)
 RULE_WORDS = frozenset({"diffusion", "diffusions", "low", "low-rank", "state", "state-space"})

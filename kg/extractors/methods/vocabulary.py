@@ -54,8 +54,8 @@ _WANTED = {
 
 
 def load_taxonomy(path: Path) -> dict[str, Concept]:
-    """The concepts of a SKOS method taxonomy, by slug (read with Oxigraph's parser: rdflib's takes
-    4 s for the shipped 1,800 concepts, a cost every build process paid)."""
+    """The concepts of a SKOS method taxonomy, by slug (read with Oxigraph's parser: rdflib's is many
+    times slower on the shipped concepts, a cost every build process paid)."""
     import pyoxigraph as ox
 
     facts: dict[str, dict[str, list[str]]] = {}
