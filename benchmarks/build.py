@@ -190,8 +190,10 @@ def _marked(timeline: Timeline) -> None:
 
 def child(folder: Path, out: Path, workers: int, timeline_path: Path | None = None) -> None:
     """Run one build in this process and print its figures as JSON (called in a subprocess)."""
+    from kg.build_folder import write_outputs
     from kg.errors import IssueLog
-    from kg.pipeline import BuildOptions, Step, build, write_outputs
+    from kg.executors import Step
+    from kg.pipeline import BuildOptions, build
     from kg.store import staging
 
     timeline = Timeline(timeline_path) if timeline_path is not None else None
@@ -237,8 +239,8 @@ def child(folder: Path, out: Path, workers: int, timeline_path: Path | None = No
 def tokenizer_pass(folder: Path) -> tuple[int, float]:
     """Seconds a bare spaCy tokenizer takes over every abstract of the corpus."""
     from kg.errors import IssueLog
-    from kg.pipeline import discover
     from kg.readers import read_file
+    from kg.readers.discover import discover
 
     log = IssueLog()
     abstracts = [

@@ -54,8 +54,8 @@ def parts(corpus: Path, built: Path) -> dict[str, Any]:
 
     from kg.errors import IssueLog
     from kg.extractors import EXTRACTORS, warm
-    from kg.pipeline import discover
     from kg.readers import read_file
+    from kg.readers.discover import discover
 
     log = IssueLog()
     files = discover([corpus], log)

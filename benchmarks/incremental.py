@@ -22,8 +22,9 @@ sys.path.insert(0, str(HERE))
 
 
 def timed_build(folder: Path, out: Path, workers: int, full: bool) -> tuple[float, int, int, str]:
+    from kg.build_folder import write_outputs
     from kg.errors import IssueLog
-    from kg.pipeline import BuildOptions, build, write_outputs
+    from kg.pipeline import BuildOptions, build
     from kg.store import staging
 
     started = time.perf_counter()

@@ -33,8 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pyoxigraph as ox
 import rdflib
 
+from kg.build_folder import write_outputs
 from kg.errors import IssueLog
-from kg.pipeline import build, write_outputs
+from kg.pipeline import build
 from kg.queries import QUERIES, sized
 from kg.sparql import Solutions, bind, execute
 from kg.vocab import PREFIXES

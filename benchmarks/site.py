@@ -24,7 +24,7 @@ from pathlib import Path
 
 def one(build: Path, target: Path, min_papers: int) -> dict[str, float]:
     """Run in the child: the stages of one site, timed."""
-    from kg.exporters import staged_folder
+    from kg.files import staged_folder
     from kg.site import entities, queries, render
     from kg.store import open_store
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg import project, viz
+from kg import drawing, project, viz
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -177,15 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("nodes / edges", f"{graph.number_of_nodes():,} / {graph.number_of_edges():,}"))
 
     started = time.perf_counter()
-    groups = project.communities(graph, seed=args.seed)
+    groups = drawing.communities(graph, seed=args.seed)
     rows.append(
         ("Louvain communities", f"{time.perf_counter() - started:.2f} s ({len(set(groups.values()))})")
     )
     started = time.perf_counter()
-    project.layout(graph, seed=args.seed, groups=groups)
+    drawing.layout(graph, seed=args.seed, groups=groups)
     rows.append(("layout (seeded)", f"{time.perf_counter() - started:.2f} s"))
     started = time.perf_counter()
-    project.decorate(graph, seed=args.seed)
+    drawing.decorate(graph, seed=args.seed)
     rows.append(("decorate (both)", f"{time.perf_counter() - started:.2f} s"))
 
     target = args.out / "coauthors-5k.html"

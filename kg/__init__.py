@@ -66,21 +66,19 @@ def build(
     """
     from pathlib import Path
 
+    from kg.build_folder import build_into
     from kg.errors import IssueLog
-    from kg.pipeline import BuildOptions, write_outputs
+    from kg.pipeline import BuildOptions
     from kg.pipeline import build as run
-    from kg.store import staging
     from kg.vocab import DATA_BASE
 
-    folder = Path(out) if out is not None else None
     options = BuildOptions(
         base=base or DATA_BASE,
-        cache=folder,
         workers=workers,
-        store=staging(folder) if folder is not None else None,
         thesaurus=Path(thesaurus) if thesaurus is not None else None,
     )
-    result = run([Path(p) for p in paths], options, log if log is not None else IssueLog())
-    if folder is not None:
-        write_outputs(result, folder)
+    inputs, issues = [Path(p) for p in paths], log if log is not None else IssueLog()
+    if out is None:
+        return run(inputs, options, issues)
+    result, _ = build_into(inputs, Path(out), options, issues)
     return result

@@ -230,7 +230,7 @@ def load(
     the endpoint refuses a batch or stays unreachable for ``retries`` attempts.
     """
     started = time.perf_counter()
-    from kg.exporters import write_bytes
+    from kg.files import write_bytes
 
     with Spool(store, graph, batch_size) as spool:
         fresh = LoadState(endpoint, graph, batch_size, spool.digest, spool.triples, spool.batches)

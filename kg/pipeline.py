@@ -6,23 +6,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import functools
-import gc
 import itertools
-import multiprocessing
 import os
 import shutil
-import sys
 import time
 import traceback
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import BinaryIO, cast
 
 import pyoxigraph as ox
 
@@ -30,7 +22,6 @@ from kg import store as stores
 from kg.assemble import Namer, assemble, ontology_triples, relabel
 from kg.cache import (
     CACHE_DIR,
-    MANIFEST,
     Changes,
     Entries,
     Extract,
@@ -39,26 +30,23 @@ from kg.cache import (
     cache_name,
     changes,
     dumps_extract,
-    dumps_identities,
-    encode_items,
     extraction_key,
-    keys_name,
     loads_extract,
-    loads_identities,
     paper_hash,
     replay,
     resolution_key,
 )
-from kg.errors import Issue, IssueLog, KgError, UsageError, os_message
-from kg.exporters import Hashing, turtle
+from kg.errors import IssueLog, KgError, os_message
+from kg.executors import Extraction, Progress, Step, _known_keys, collector_paused, steady_malloc
+from kg.exporters import turtle
 from kg.extractors import check as check_extractors
-from kg.extractors import extract_all, warm
 from kg.extractors.subjects import codes
-from kg.readers import digest, read_file
+from kg.files import Hashing
+from kg.readers import digest
 from kg.readers import thesaurus as thesauri
+from kg.readers.discover import InputFile, discover, shown_path
 from kg.records import Location, Mention, Record
-from kg.resolve import Curation, Identity, Paper, Place, Plan, Streaming
-from kg.store import STORE_DIR
+from kg.resolve import Curation, Paper, Place, Plan, Streaming
 from kg.vocab import DATA_BASE
 
 DEFAULT_INPUT = Path("seeds")
@@ -87,30 +75,6 @@ class BuildOptions:
     thesaurus: Path | None = None
     """A VOSviewer-style thesaurus (``label<TAB>replace by``) that merges, renames or drops methods
     and persons (``kg build --thesaurus``; see ``kg.resolve.Curation`` and docs/thesaurus.md)."""
-
-
-@dataclass(frozen=True, slots=True)
-class InputFile:
-    path: Path
-    shown: str
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """Where a build is, as its ``progress`` callback hears it."""
-
-    stage: str
-    """``identifying`` (the first pass, :class:`kg.resolve.Plan`), ``reading`` (the second: reading,
-    extracting and loading the papers) or ``optimizing`` (compacting the store)."""
-    file: InputFile | None
-    """The file just identified, or the file about to be read (none while optimizing)."""
-    done: int
-    """Files this stage has finished."""
-    total: int
-    """Files this stage has in all."""
-
-
-Progress = Callable[[Step], None]
 
 
 @dataclass(slots=True)
@@ -161,165 +125,6 @@ class Build:
             "coauthor_pairs": self.counts["coauthor_pairs"],
             "triples": self.triples,
         }
-
-
-def shown_path(path: Path) -> str:
-    """A path as messages and provenance name it: relative to the working folder when inside it."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
-
-
-OUTPUT_NAMES = ("graph.ttl", "coauthors.html", "topics.html", STORE_DIR, CACHE_DIR, MANIFEST, "export")
-"""What kg writes into a build folder (``kg export`` adds ``export/``): never read back as input."""
-
-
-def discover(paths: Iterable[Path], log: IssueLog, out: Path | None = None) -> list[InputFile]:
-    """Input files of the given files and folders (recursive, hidden files skipped), sorted, once each.
-
-    A folder that holds no input file is a ``no-input`` error; kg's own outputs in the build folder
-    ``out`` (when it lies among the inputs) are skipped with an ``output-folder`` warning.
-    """
-    found: dict[str, InputFile] = {}
-    skip = _identity(out) if out is not None else None
-    for path in paths:
-        shown = shown_path(path) if path.exists() else str(path)
-        if not path.exists():
-            what = (
-                "link leads nowhere (dangling or a loop)" if path.is_symlink() else "no such file or folder"
-            )
-            log.error(Location(shown, 0), "missing-input", what)
-        elif path.is_dir():
-            listed = False
-            reported = len(log.issues)
-            for file in _walk(path, log, skip):
-                listed = True
-                s = shown_path(file)
-                found.setdefault(s, InputFile(file, s))
-            if not listed and len(log.issues) == reported:  # nothing in it, and nothing said why
-                log.error(
-                    Location(shown, 0),
-                    "no-input",
-                    "folder holds no input file (expected paper listings; hidden files are skipped)",
-                )
-        elif path.is_file():
-            found.setdefault(shown, InputFile(path, shown))
-        else:
-            log.error(Location(shown, 0), "not-a-file", "not a regular file or folder; skipped")
-    return [found[k] for k in sorted(found)]
-
-
-def _identity(folder: Path) -> tuple[int, int] | None:
-    try:
-        st = folder.stat()
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _walk(folder: Path, log: IssueLog, out: tuple[int, int] | None = None) -> Iterator[Path]:
-    import errno
-
-    seen: set[tuple[int, int]] = set()
-
-    def onerror(e: OSError) -> None:
-        where = shown_path(Path(e.filename)) if e.filename else shown_path(folder)
-        log.error(Location(where, 0), "unreadable-folder", f"cannot list folder: {e.strerror or e}")
-
-    for root, dirs, files in os.walk(folder, onerror=onerror, followlinks=True):
-        here = Path(root)
-        try:
-            st = here.stat()
-        except OSError as e:  # gone or unreadable since it was listed
-            log.error(
-                Location(shown_path(here), 0), "unreadable-folder", f"cannot read folder: {e.strerror or e}"
-            )
-            dirs.clear()
-            continue
-        if (st.st_dev, st.st_ino) in seen:  # a symlink loop: this folder was walked already
-            log.warn(
-                Location(shown_path(here), 0), "symlink-loop", "folder reached again through a link; skipped"
-            )
-            dirs.clear()
-            continue
-        seen.add((st.st_dev, st.st_ino))
-        if out is not None and (st.st_dev, st.st_ino) == out:
-            # the build folder lies among the inputs: what kg wrote there is no listing
-            ours = sorted(n for n in (*dirs, *files) if n in OUTPUT_NAMES)
-            if ours:
-                log.warn(
-                    Location(shown_path(here), 0),
-                    "output-folder",
-                    f"kg's own outputs in the output folder not read as input: {', '.join(ours)}",
-                )
-            dirs[:] = [d for d in dirs if d not in OUTPUT_NAMES]
-            files = [f for f in files if f not in OUTPUT_NAMES]
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if name.startswith("."):
-                continue
-            file = here / name
-            at = Location(f"{shown_path(here)}/{name}", 0)  # the link as listed, not where it leads
-            try:
-                file.stat()
-            except OSError as e:
-                if e.errno == errno.ELOOP:
-                    log.warn(at, "symlink-loop", "link leads back to itself; skipped")
-                else:
-                    log.error(at, "unreadable-file", f"cannot read file: {e.strerror or e}")
-                continue
-            if file.is_file():
-                yield file
-            else:
-                # reading a FIFO would block the build forever; a socket or device is no listing either
-                log.error(at, "not-a-file", "not a regular file or folder; skipped")
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a stage that only adds long-lived objects.
-
-    A build keeps millions of records, mentions and terms alive and makes almost no reference
-    cycles; every full collection walks all of them, so on a big build the collector took a large
-    share of the time and grew faster than the input.  Reference counting still frees
-    everything else at once; the collector resumes (and catches up) afterwards.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-MMAP_THRESHOLD = 1 << 20
-"""Blocks of at least this many bytes are given their own mapping by glibc's ``malloc`` and returned
-to the system when freed (see :func:`steady_malloc`)."""
-
-
-@functools.cache
-def steady_malloc() -> bool:
-    """Fix glibc's mmap threshold at :data:`MMAP_THRESHOLD` for this process (once; whether it was set).
-
-    By default glibc raises the threshold to the size of each big block freed, up to 32 MiB.  A
-    build frees a big block many times a second (a batch of N-Quads for the store, a worker's
-    pickled results), so soon every block under 32 MiB comes from the heap, where the freed ones
-    leave holes that are not given back: the process grew with the build.  Fixed, a big block that
-    no free space in the heap fits is mapped, and unmapped when freed, instead of growing the heap;
-    the heap keeps the small ones, which fit each other's holes, and the peak resident set falls,
-    most on big builds (the figures: docs/build-speed.md).  A threshold
-    the user set (``MALLOC_MMAP_THRESHOLD_``) is left alone, and so are other C libraries.
-    """
-    if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
-        return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt  # the process's own C library
-    except (OSError, AttributeError):  # no C library to ask, or one without mallopt
-        return False
-    m_mmap_threshold = -3  # <malloc.h>; a C library that ignores it (musl) returns 0
-    return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD))
 
 
 def build(
@@ -532,22 +337,6 @@ def _make_room(store: Path) -> None:
         raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
 
 
-BATCH = 256
-"""Records per extraction batch (the unit of work sent to a worker process)."""
-
-
-BatchResult = tuple[list[list[Mention]], list[Issue], bytes]
-"""What a batch gives: the mentions of each record, the extractors' issues, and the batch's records
-with their mentions encoded for the cache (``kg.cache.encode_items``)."""
-
-
-def _worker_started() -> None:
-    """In a forked worker: keep the collector off the objects inherited from the build (frozen:
-    never scanned, never copied by touching), and on for the worker's own."""
-    gc.freeze()
-    gc.enable()
-
-
 def _unchanged(item: InputFile, before: os.stat_result) -> None:
     """Stop the build if a file read twice (see :class:`kg.resolve.Plan`) changed in between: its
     records may no longer be those its papers were planned from."""
@@ -572,188 +361,6 @@ def _draining(items: Iterable[tuple[Record, list[Mention]]]) -> Iterator[tuple[R
         yield items.pop()
 
 
-def _identities(task: tuple[Path, str, str]) -> bytes:
-    """The identity of each record of one file, encoded (``kg.cache.dumps_identities``: compact to
-    send back from a worker process, and the file's entry in the cache as it is)."""
-    path, shown, key = task
-    return dumps_identities(Identity.of(record) for record in read_file(path, IssueLog(), shown, key))
-
-
-def _known_keys(cache: Path, extraction: str) -> Callable[[str, str], list[Identity] | None]:
-    """The cached record identities of a file (by its shown path and SHA-256), when the cache has a
-    readable entry: a rebuild's first pass takes them instead of reading the file again."""
-
-    def known(shown: str, key: str) -> list[Identity] | None:
-        path = cache / CACHE_DIR / keys_name(shown, key, extraction)
-        try:
-            return loads_identities(path.read_bytes(), shown, key)
-        except (OSError, ValueError, KeyError, TypeError, EOFError):
-            return None  # missing or damaged: the file is read again
-
-    return known
-
-
-def _extract_batch(names: tuple[str, ...] | None, batch: list[Record]) -> BatchResult:
-    """Run the extractors over a batch of records (in a worker process or in this one)."""
-    log = IssueLog()
-    mentions = [list(extract_all(record, log, names)) for record in batch]
-    return mentions, log.issues, encode_items(zip(batch, mentions, strict=True))
-
-
-class Extraction:
-    """Reads files and extracts their records, in batches, on ``workers`` processes.
-
-    Results and issues come back in record order whatever the number of
-    workers, so a parallel build is the same as a sequential one: the issues
-    a reader reports while producing a batch are reported just before the
-    issues the extractors report for that batch.
-    """
-
-    def __init__(self, names: tuple[str, ...] | None, workers: int = 1, scheduler: str | None = None) -> None:
-        self.names = names
-        self.workers = max(1, workers)
-        self._pool: Pool | None = None
-        self._client: Any = None
-        if scheduler is not None:
-            self._client = _dask_client(scheduler)
-            self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
-        elif self.workers > 1:
-            warm(names)  # build matchers once, before fork, so workers share them
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self._pool = context.Pool(self.workers, initializer=_worker_started)
-
-    def __enter__(self) -> Extraction:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-        if self._client is not None:
-            self._client.close()
-
-    def _submit(self, batch: list[Record]) -> Callable[[], BatchResult]:
-        """Start extracting a batch elsewhere; the returned function waits for the result."""
-        if self._client is not None:
-            future = self._client.submit(_extract_batch, self.names, batch, pure=False)
-            return lambda: cast(BatchResult, future.result())
-        assert self._pool is not None
-        result = self._pool.apply_async(_extract_batch, (self.names, batch))
-        return result.get
-
-    def identify(
-        self,
-        files: list[tuple[InputFile, str, os.stat_result]],
-        known: Callable[[str, str], list[Identity] | None] | None = None,
-        fresh: Entries | None = None,
-        progress: Progress | None = None,
-    ) -> Iterator[tuple[Place, Identity]]:
-        """The first pass: every record of ``files`` (with their SHA-256) by its place and identity.
-
-        A file's identities come from ``known`` (the cache) when it has them, else from reading the
-        file, on the workers when there are local ones; those read are encoded into ``fresh`` by
-        shown path, for the cache.  Issues are left to the second pass, which reads the files again
-        and reports them.
-        """
-        cached = [known(item.shown, key) if known is not None else None for item, key, _ in files]
-        tasks = [
-            (item.path, item.shown, key)
-            for (item, key, _), ids in zip(files, cached, strict=True)
-            if ids is None
-        ]
-        found = self._pool.imap(_identities, tasks) if self._pool is not None else map(_identities, tasks)
-        for done, ((item, key, _), identities) in enumerate(zip(files, cached, strict=True)):
-            if identities is None:
-                blob = next(found)
-                identities = loads_identities(blob, item.shown, key)
-                if fresh is not None:
-                    fresh[item.shown] = blob
-            if progress is not None:
-                progress(Step("identifying", item, done + 1, len(files)))
-            for ordinal, identity in enumerate(identities):
-                yield (key, ordinal), identity
-
-    def read(self, item: InputFile, key: str, log: IssueLog) -> Extract:
-        """Records of one file with their mentions, and the file's issues (also reported to ``log``)."""
-        extract = Extract()
-        extract.items = list(self.stream(item, key, log, extract))
-        return extract
-
-    def stream(
-        self, item: InputFile, key: str, log: IssueLog, extract: Extract
-    ) -> Iterator[tuple[Record, list[Mention]]]:
-        """Records of one file with their mentions, batch by batch as they are extracted (a big file's
-        records are not all held); once they are all out, ``extract`` has the file's issues (also
-        reported to ``log``) and its items encoded for the cache."""
-        reading = IssueLog()
-        records = read_file(item.path, reading, item.shown, key)
-        pending: deque[tuple[list[Record], list[Issue], Callable[[], BatchResult]]] = deque()
-        limit = 2 * self.workers
-        encoded: list[bytes] = []
-        reported: list[Issue] = []
-
-        def report(issues: Iterable[Issue]) -> None:
-            for issue in issues:
-                log.report(issue.at, issue.severity, issue.code, issue.message)
-                reported.append(log.issues[-1])
-
-        def settle(
-            batch: list[Record], read_issues: list[Issue], result: BatchResult
-        ) -> Iterator[tuple[Record, list[Mention]]]:
-            mentions, issues, piece = result
-            encoded.append(piece)
-            # in line order, as a reader and extractors running record by record would report them
-            report(sorted([*read_issues, *issues], key=lambda i: i.at.line))
-            yield from zip(batch, mentions, strict=True)
-
-        for batch in _batches(records):
-            read_issues = reading.issues
-            reading.issues = []
-            if self._pool is None and self._client is None:
-                yield from settle(batch, read_issues, _extract_batch(self.names, batch))
-                continue
-            pending.append((batch, read_issues, self._submit(batch)))
-            while len(pending) >= limit:
-                done = pending.popleft()
-                yield from settle(done[0], done[1], done[2]())
-        while pending:
-            done = pending.popleft()
-            yield from settle(done[0], done[1], done[2]())
-        report(reading.issues)  # reported after the last record (e.g. a count check)
-        extract.encoded = encoded
-        extract.issues = reported
-
-
-DASK_CONNECT_TIMEOUT = 30
-"""Seconds to wait for a Dask scheduler to answer."""
-
-
-def _dask_client(address: str) -> Any:
-    """A client of the Dask scheduler at ``address`` (the ``dask`` extra must be installed)."""
-    try:
-        from distributed import Client
-    except ImportError as e:
-        raise KgError("--scheduler needs Dask: pip install 'kg[dask]'", code="missing-dependency") from e
-    try:
-        return Client(address, timeout=DASK_CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
-    except OSError as e:
-        raise KgError(
-            f"cannot reach the Dask scheduler at {address}: {e}", code="scheduler-unreachable"
-        ) from e
-
-
-def _batches(records: Iterator[Record]) -> Iterator[list[Record]]:
-    batch: list[Record] = []
-    for record in records:
-        batch.append(record)
-        if len(batch) >= BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def _cached(out: Path, shown: str, key: str, extraction: str) -> Extract | None:
     """The cached extract of one file, when the cache has a readable one."""
     path = out / CACHE_DIR / cache_name(shown, key, extraction)
@@ -764,237 +371,3 @@ def _cached(out: Path, shown: str, key: str, extraction: str) -> Extract | None:
     return extract
 
 
-def check_inputs(paths: Iterable[Path]) -> None:
-    """Refuse paths that do not exist, as ``cp`` does, before anything is read or written.
-
-    Raises :class:`~kg.errors.UsageError` (``missing-input``) naming the first.
-    (:func:`build` itself reports a missing path as an error and goes on with the others.)
-    """
-    for path in paths:
-        if not path.exists():
-            what = "link leads nowhere (dangling or a loop)" if path.is_symlink() else "no such file or folder"
-            raise UsageError(
-                f"{what} (expected an input file or folder)", Location(str(path), 0), code="missing-input"
-            )
-
-
-def check_out(out: Path) -> None:
-    """Refuse a build folder that holds what a build replaces (a ``graph.ttl``, a ``store/``, a
-    ``cache/`` ...) but that kg did not build: a wrong ``--out`` never overwrites someone's files.
-
-    A folder is kg's when its manifest reads or its store carries a build's generation stamp;
-    a new, empty or unrelated folder is fine (a build only writes ``OUTPUT_NAMES`` there).
-    Raises :class:`~kg.errors.UsageError` (``not-a-build-folder``).
-    """
-    try:
-        present = sorted(n for n in OUTPUT_NAMES if n != "export" and os.path.lexists(out / n))
-    except OSError:
-        return  # not listable: writing there fails with its own message
-    if not present or Manifest.load(out).extraction or stores.generation(out) is not None:
-        return
-    raise UsageError(
-        f"folder holds {', '.join(present)} but kg did not build it; a build would replace them "
-        "(expected a new or empty folder, or one kg built: choose another --out)",
-        Location(shown_path(out), 0),
-        code="not-a-build-folder",
-    )
-
-
-def held_papers(out: Path) -> int | None:
-    """How many papers the build in ``out`` holds: 0 when none, None when it cannot tell (a
-    damaged manifest beside a graph) and so must assume some."""
-    previous = Manifest.load(out)
-    if previous.papers or previous.extraction:
-        return len(previous.papers)
-    return None if any(os.path.lexists(out / n) for n in ("graph.ttl", STORE_DIR)) else 0
-
-
-_UNREADABLE = ("unreadable-file", "unreadable-folder")
-
-
-def check_replace(result: Build, out: Path) -> None:
-    """Refuse to replace the build in ``out`` with one that lost its inputs rather than read them.
-
-    A build that read no record at all, or could not read a file the previous build read
-    (``unreadable-file``, ``unreadable-folder``: a permission or a disk going wrong, not a file
-    removed), leaves ``out`` as it was; the refused build is discarded and ``KgError``
-    (``outputs-kept``) says why.  A file removed, or one that now fails to decode, is a change
-    the build takes (and reports).
-    """
-    unreadable = sorted({i.at.path for i in result.log.issues if i.code in _UNREADABLE})
-    if result.counts.get("records", 0) > 0 and not unreadable:
-        return  # the common case: no manifest to read
-    held = held_papers(out)
-    reason = ""
-    if result.counts.get("records", 0) == 0 and held != 0:
-        kept = "the previous build" if held is None else f"its {held} papers"
-        reason = f"build read no records; {shown_path(out)} keeps {kept} (expected at least one record)"
-    elif unreadable:
-        previous = Manifest.load(out).files
-        lost = [
-            f for f in sorted(previous) if any(f == u or f.startswith(u.rstrip("/") + "/") for u in unreadable)
-        ]
-        if lost:
-            reason = (
-                f"{len(lost)} file(s) the previous build read cannot be read now (first: {lost[0]}); "
-                f"{shown_path(out)} keeps the previous build (expected them readable, or removed)"
-            )
-    if not reason:
-        return
-    discard_build(result, out)
-    raise KgError(reason, Location(shown_path(out), 0), code="outputs-kept")
-
-
-def discard_build(result: Build, out: Path) -> None:
-    """Drop a build that will not be written into ``out``: its staging store there (see
-    :func:`kg.store.staging`; a store elsewhere is the caller's) and its spilled cache entries."""
-    at = result.store_path
-    result.store = stores.memory()  # the last handle on the staging store
-    if at is not None and at.parent == out and at.name != STORE_DIR:
-        shutil.rmtree(at, ignore_errors=True)
-        result.store_path = None
-        result.turtle = None
-    result.fresh.close()
-    result.fresh_keys.close()
-
-
-def write_outputs(result: Build, out: Path) -> list[Path]:
-    """Write the outputs of a build into ``out``: each of ``BUILD_OUTPUTS``, the persisted ``store/``,
-    the cache and the manifest, so that a failure or a kill at any point leaves a usable folder.
-
-    Everything is first written beside its final name (synced temporary files, cache entries,
-    the staging store, stamped with the build's generation: the SHA-256 of the new graph.ttl);
-    nothing the previous build wrote has changed yet, so a full disk or a read-only folder
-    leaves it whole.  Then come the renames, each atomic: the store is swapped in, then
-    graph.ttl, the pages and last the manifest (which records the generation too) are renamed
-    over theirs.  Last, the old store and stale cache entries are removed.  A build killed in
-    between leaves every file complete, from one build or the other; which ones are new shows
-    in the generations (:func:`kg.store.generation`, ``Manifest.generation``), and the next
-    build removes the leftovers (:func:`kg.store.clean`) and writes everything again.
-    """
-    with collector_paused():
-        return _write_outputs(result, out)
-
-
-def _write_outputs(result: Build, out: Path) -> list[Path]:
-    try:
-        check_out(out)
-    except UsageError:
-        discard_build(result, out)
-        raise
-    check_replace(result, out)
-    from kg.exporters import (
-        BUILD_OUTPUTS,
-        PAGES_APART,
-        PagesApart,
-        Staged,
-        adopt,
-        commit,
-        discard,
-        stage,
-        sync_folder,
-    )
-
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise KgError(f"cannot create output folder {out}: {os_message(e)}", code="write-failed") from e
-    # a build's own staging store is moved in place; any other store is copied
-    at = result.store_path
-    built_at = at if at is not None and at.parent == out and at.name != STORE_DIR else None
-    stores.clean(out)
-    staged: list[Staged] = []
-    old: Path | None = None
-    swapped = False
-    apart = (
-        [name for name in BUILD_OUTPUTS if name.endswith(".html")]
-        if at is not None and result.triples >= PAGES_APART
-        else []
-    )
-    try:
-        with PagesApart(at, out, apart) if at is not None and apart else contextlib.nullcontext() as pages:
-            for name, serialize in BUILD_OUTPUTS.items():
-                if name in apart:
-                    continue
-                started = time.perf_counter()
-                if name == "graph.ttl" and result.turtle is not None:
-                    # moved out of the staging store before the store is swapped in
-                    staged.append(adopt(result.turtle, out / name, result.turtle_sha256))
-                    result.turtle = None
-                else:
-                    staged.append(stage(out / name, functools.partial(serialize, result)))
-                result.timings[name] = time.perf_counter() - started
-            generation = next(item.sha256 for item in staged if item.target.name == "graph.ttl")
-            started = time.perf_counter()
-            write_cache(result, out)  # while the pages are drawn apart
-            result.timings["cache"] = time.perf_counter() - started
-            if pages is not None:
-                for name, (page, seconds) in zip(apart, pages.staged(), strict=True):
-                    staged.append(page)
-                    result.timings[name] = seconds
-        result.manifest.generation = generation
-        staged.append(stage(out / MANIFEST, lambda f: f.write(result.manifest.dumps())))  # renamed last
-        started = time.perf_counter()
-        fresh = stores.prepare(result.store, out, built_at, generation)
-        if built_at is not None:
-            result.store = stores.memory()  # the last handle on the staging store: closed before it moves
-        old = stores.swap(fresh, out)
-        swapped = True
-        for item in staged:
-            commit(item)
-        sync_folder(out)
-    except BaseException as e:
-        for item in staged:
-            discard(item)
-        if not swapped and built_at is not None:
-            # a failed build's store is deleted: hold none of its files open (the frames' locals would)
-            traceback.clear_frames(e.__traceback__)
-            result.store = stores.memory()
-            shutil.rmtree(built_at, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-        raise
-    if built_at is not None or at == out / STORE_DIR:  # the store the build holds was moved or replaced
-        result.store = stores.open_store(out)
-        result.store_path = out / STORE_DIR
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-    prune_cache(result, out)
-    result.timings["store"] = time.perf_counter() - started
-    return [out / name for name in BUILD_OUTPUTS] + [out / STORE_DIR]
-
-
-def write_cache(result: Build, out: Path) -> None:
-    """Write the cache entries of freshly read files (before the new manifest names them).
-
-    Entries are named by file path, content and extraction key, so an entry the previous
-    manifest names is never changed, only written again with the same content.
-    """
-    from kg.exporters import sweep, write_bytes
-
-    folder = out / CACHE_DIR
-    sweep(folder)
-    extraction = result.manifest.extraction
-    for entries, name in ((result.fresh, cache_name), (result.fresh_keys, keys_name)):
-        for shown, blob in entries.items():
-            entry = result.manifest.files.get(shown)
-            if entry is not None:
-                write_bytes(folder / name(shown, entry.digest, extraction), blob)
-
-
-def prune_cache(result: Build, out: Path) -> None:
-    """Remove the cache entries the manifest no longer names (after it was written; best effort)."""
-    folder = out / CACHE_DIR
-    extraction = result.manifest.extraction
-    keep = {
-        name(shown, entry.digest, extraction)
-        for shown, entry in result.manifest.files.items()
-        for name in (cache_name, keys_name)
-    }
-    try:
-        stale = [e for e in folder.iterdir() if e.name not in keep and not e.name.startswith(".")]
-    except OSError:
-        return
-    for entry in stale:
-        with contextlib.suppress(OSError):  # a stale entry only takes space: the next build tries again
-            entry.unlink(missing_ok=True)

@@ -6,7 +6,7 @@ holding a kg graph (:class:`Endpoint`: ``kg viz --endpoint URL``); nothing goes 
 a view that is not in the graph.  Attributes are scalars only (str, int, float, bool;
 never None, never lists), so every view can be written as GraphML or GEXF.
 
-After :func:`decorate`, every node has
+After :func:`kg.drawing.decorate`, every node has
 
 - ``label`` (str), ``type`` (``person``, ``paper``, ``subject``, ``method``,
   ``repository`` or ``area``), ``iri`` (str) and ``url`` (str: the arXiv or
@@ -27,18 +27,17 @@ and every edge a ``weight`` (float).
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Container, Hashable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import networkx as nx
-import numpy as np
 import pyoxigraph as ox
 
+from kg.drawing import DEFAULT_MAX_EDGES, DEFAULT_MAX_NODES, SizeBy, decorate, limit, strongest
 from kg.errors import KgError, unknown
 from kg.vocab import PREFIXES
 
@@ -59,25 +58,9 @@ Source = ox.Store | Endpoint
 """Where a view's rows come from."""
 
 Counting = Literal["full", "fractional"]
-SizeBy = Literal["papers", "degree"]
 
 NODE_TYPES = ("person", "paper", "subject", "method", "repository", "area")
 """Every value of the ``type`` node attribute."""
-
-PALETTE = (
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f", "#bab0ac", "#003f5c", "#ffa600", "#7a5195", "#00a884", "#a05d56", "#8cd17d",
-    "#d4a6c8", "#2f4b7c", "#f1ce63", "#499894",
-)  # fmt: skip
-"""Community colours, in community order (community 0 is the largest); they repeat after 20."""
-
-DEFAULT_MAX_NODES = 2000
-DEFAULT_MAX_EDGES = 20_000
-"""The links a drawn view keeps (see :func:`limit`): a page of 20,000 draws in a few seconds, while the
-2,000 strongest persons of the 100k-paper synthetic corpus share 227,000 (an 11 MB page, a hairball)."""
-SIZE_MIN, SIZE_MAX = 8.0, 40.0
-SAMPLE = 200
-"""Repulsion is exact up to this many nodes and estimated from a sample of this size beyond."""
 
 
 def _prefixes() -> str:
@@ -556,269 +539,6 @@ def ego(store: Source, focus: str, depth: int = 2) -> nx.Graph:
 
 
 # --- limiting and decorating -----------------------------------------------------------------------------
-
-
-def limit(graph: nx.Graph, max_nodes: int = DEFAULT_MAX_NODES, max_edges: int | None = None) -> nx.Graph:
-    """The strongest ``max_nodes`` nodes (most papers, then highest weighted degree, keeping links: see
-    :func:`strongest`) and, if more links than ``max_edges`` join them, the strongest links (see
-    :func:`backbone`), with what was left out.
-
-    The result's ``graph.graph`` records ``nodes_total``, ``edges_total``,
-    ``omitted_nodes``, ``omitted_edges`` and ``edges_cut`` (the links left out by ``max_edges``).
-
-    >>> g = nx.path_graph(4); nx.set_node_attributes(g, 1, "papers")
-    >>> small = limit(g, 2); sorted(small), small.graph["omitted_nodes"]
-    ([1, 2], 2)
-    """
-    # a view that kept only the strongest nodes itself (see coauthors()) says how many there were
-    total_nodes = graph.graph.get("nodes_total", graph.number_of_nodes())
-    total_edges = graph.graph.get("edges_total", graph.number_of_edges())
-    if graph.number_of_nodes() <= max_nodes:
-        kept = graph
-    else:
-        papers = {n: graph.nodes[n].get("papers", 0) for n in graph}
-        adjacency = graph.adj
-        chosen = strongest(
-            graph, papers, dict(graph.degree(weight="weight")), max_nodes, lambda n: adjacency[n]
-        )
-        kept = _induced(graph, chosen)
-    cut = 0
-    if max_edges is not None and kept.number_of_edges() > max_edges:
-        links = kept.number_of_edges()
-        kept = backbone(kept, max_edges)
-        cut = links - kept.number_of_edges()
-    kept.graph.update(
-        nodes_total=total_nodes,
-        edges_total=total_edges,
-        omitted_nodes=total_nodes - kept.number_of_nodes(),
-        omitted_edges=total_edges - kept.number_of_edges(),
-        edges_cut=cut,
-    )
-    return kept
-
-
-def backbone(graph: nx.Graph, max_edges: int) -> nx.Graph:
-    """A copy of ``graph`` with only its ``max_edges`` strongest links: first each node's
-    strongest link, so no node that had a link is left alone, then the heaviest of the rest (ties by
-    the nodes' names), as VOSviewer draws a map's strongest lines.  Nodes all stay.
-
-    >>> g = nx.Graph([("a", "b", {"weight": 3}), ("b", "c", {"weight": 1}), ("c", "d", {"weight": 2}),
-    ...               ("a", "c", {"weight": 2})])
-    >>> sorted(backbone(g, 3).edges(data="weight"))
-    [('a', 'b', 3), ('a', 'c', 2), ('c', 'd', 2)]
-    """
-
-    def rank(edge: tuple[Hashable, Hashable, float]) -> tuple[float, str, str]:
-        u, v, w = edge
-        a, b = sorted((str(u), str(v)))
-        return (-w, a, b)
-
-    ranked = sorted(graph.edges(data="weight", default=1.0), key=rank)
-    keep: dict[frozenset[Hashable], None] = {}
-    covered: set[Hashable] = set()
-    for u, v, _ in ranked:  # the strongest link of every node, strongest first
-        if u not in covered or v not in covered:
-            keep[frozenset((u, v))] = None
-            covered.update((u, v))
-    for u, v, _ in ranked:
-        if len(keep) >= max(max_edges, 0):
-            break
-        keep.setdefault(frozenset((u, v)), None)
-    return _induced(graph, set(graph), keep)
-
-
-_Node = TypeVar("_Node", bound=Hashable)
-
-
-def strongest(
-    nodes: Iterable[_Node],
-    papers: Mapping[_Node, float],
-    strength: Mapping[_Node, float],
-    max_nodes: int,
-    neighbours: Callable[[_Node], Iterable[_Node]] | None = None,
-) -> set[_Node]:
-    """The ``max_nodes`` nodes that :func:`limit` keeps, in order of importance: most papers, then
-    highest weighted degree (``strength``), then by name.
-
-    With ``neighbours``, the nodes kept keep links: a node joins when it is linked to one already
-    kept, or together with its most important neighbour; nodes without any link fill what room is
-    left (so a view of papers cut to 100 nodes is not 100 papers without a link between them).
-
-    >>> sorted(strongest("abc", {"a": 1, "b": 2, "c": 1}, {"a": 0.5, "b": 0, "c": 3}, 2))
-    ['b', 'c']
-    >>> links = {"a": "b", "b": "a", "c": "", "d": ""}
-    >>> sorted(strongest("abcd", dict.fromkeys("abcd", 1), {"c": 2, "d": 2}, 2, lambda n: links[n]))
-    ['a', 'b']
-    """
-    ranked = sorted(nodes, key=lambda n: (-papers[n], -strength.get(n, 0.0), str(n)))
-    room = max(0, max_nodes)
-    if neighbours is None or len(ranked) <= room:
-        return set(ranked[:room])
-    rank = {n: i for i, n in enumerate(ranked)}
-    chosen: set[_Node] = set()
-    for node in ranked:
-        if len(chosen) >= room:
-            break
-        if node in chosen:
-            continue
-        linked = [m for m in neighbours(node) if m != node and m in rank]
-        if any(m in chosen for m in linked):
-            chosen.add(node)
-        elif linked and len(chosen) + 2 <= room:
-            chosen.update((node, min(linked, key=rank.__getitem__)))
-    for node in ranked:  # room left: the most important of the rest
-        if len(chosen) >= room:
-            break
-        chosen.add(node)
-    return chosen
-
-
-def _induced(
-    graph: nx.Graph, chosen: set[Any], links: Container[frozenset[Hashable]] | None = None
-) -> nx.Graph:
-    """The subgraph of ``chosen`` (with only ``links``, if given) as a new graph, in the order
-    ``graph.subgraph(...).copy()`` gives, but reading only the chosen nodes' adjacency (a subgraph
-    view filters every lookup)."""
-    kept = nx.Graph()
-    kept.graph.update(graph.graph)
-    kept.add_nodes_from((n, dict(data)) for n, data in graph.nodes(data=True) if n in chosen)
-    adjacency = graph.adj
-    kept.add_edges_from(
-        (n, neighbour, dict(data))
-        for n in kept
-        for neighbour, data in adjacency[n].items()
-        if neighbour in chosen and (links is None or frozenset((n, neighbour)) in links)
-    )
-    return kept
-
-
-def communities(graph: nx.Graph, *, resolution: float = 1.0, seed: int = 0) -> dict[Hashable, int]:
-    """Louvain communities numbered by size (largest first), then by smallest node id.
-
-    >>> communities(nx.Graph([(1, 2), (3, 4), (4, 5)]))
-    {3: 0, 4: 0, 5: 0, 1: 1, 2: 1}
-    """
-    if graph.number_of_nodes() == 0:
-        return {}
-    found = nx.community.louvain_communities(graph, weight="weight", resolution=resolution, seed=seed)
-    ordered = sorted((sorted(c, key=_key) for c in found), key=lambda c: (-len(c), _key(c[0])))
-    return {n: i for i, members in enumerate(ordered) for n in members}
-
-
-def _key(node: Hashable) -> tuple[str, str]:
-    return (type(node).__name__, str(node))
-
-
-def layout(
-    graph: nx.Graph, *, seed: int = 0, groups: dict[Hashable, int] | None = None, iterations: int = 0
-) -> dict[Hashable, tuple[float, float]]:
-    """Seeded force-directed positions (Fruchterman-Reingold), deterministic for a graph and seed.
-
-    Repulsion is exact up to ``SAMPLE`` nodes and estimated from a seeded
-    sample of ``SAMPLE`` nodes beyond that, so a 5,000-node graph is laid out in seconds
-    (networkx's own layouts need scipy or are quadratic).  Nodes start around
-    their community's centre, and a weak pull to the middle keeps separate
-    components in view.  ``iterations`` defaults to 100 (60 above 1,000 nodes).
-    Coordinates are rounded to 0.01 drawing units.
-
-    >>> pos = layout(nx.path_graph(3), seed=1)
-    >>> pos == layout(nx.path_graph(3), seed=1), len(pos)
-    (True, 3)
-    """
-    nodes = list(graph)
-    n = len(nodes)
-    if n == 0:
-        return {}
-    iterations = iterations or (100 if n <= 1000 else 60)
-    rng = np.random.default_rng(seed)
-    index = {v: i for i, v in enumerate(nodes)}
-    groups = groups or {}
-    group = np.array([groups.get(v, 0) for v in nodes])
-    count = int(group.max()) + 1
-    sizes = np.bincount(group, minlength=count)
-    golden = math.pi * (3 - math.sqrt(5))
-    centres = np.array(
-        [
-            [
-                math.sqrt((i + 0.5) / count) * math.cos(i * golden),
-                math.sqrt((i + 0.5) / count) * math.sin(i * golden),
-            ]
-            for i in range(count)
-        ]
-    )
-    spread = 0.6 * np.sqrt(sizes / n)[group] + 0.02
-    pos = centres[group] + rng.normal(size=(n, 2)) * spread[:, None]
-    edges = [(index[u], index[v], float(w)) for u, v, w in graph.edges(data="weight", default=1.0)]
-    src = np.array([e[0] for e in edges], dtype=np.int64)
-    dst = np.array([e[1] for e in edges], dtype=np.int64)
-    weight = np.array([e[2] for e in edges], dtype=np.float32)
-    if len(weight):
-        weight = np.clip(weight / weight.mean(), 0.2, 5.0)
-    k = 1.0 / math.sqrt(n)
-    sample = min(n, SAMPLE)
-    # hubs push harder, as ForceAtlas2's mass (degree + 1) does, so the well-linked nodes at the centre
-    # of a topic map spread apart instead of piling up (the square root keeps a star from exploding)
-    degrees = np.bincount(np.concatenate([src, dst]), minlength=n) if len(src) else np.zeros(n)
-    mass = np.sqrt(degrees + 1.0).astype(np.float32)
-    mass /= float(mass.mean())
-    x, y = pos[:, 0].astype(np.float32), pos[:, 1].astype(np.float32)
-    for step in range(iterations):
-        others = np.arange(n) if sample == n else rng.choice(n, sample, replace=False)
-        dx = x[:, None] - x[others][None, :]
-        dy = y[:, None] - y[others][None, :]
-        push = (k * k * n / sample) * mass[others][None, :] / np.maximum(dx * dx + dy * dy, 1e-6)
-        fx = (dx * push).sum(axis=1) * mass
-        fy = (dy * push).sum(axis=1) * mass
-        if len(src):
-            ex, ey = x[src] - x[dst], y[src] - y[dst]
-            pull = np.sqrt(ex * ex + ey * ey) * weight / k
-            fx -= np.bincount(src, ex * pull, minlength=n) - np.bincount(dst, ex * pull, minlength=n)
-            fy -= np.bincount(src, ey * pull, minlength=n) - np.bincount(dst, ey * pull, minlength=n)
-        gravity = 2.0 * k * math.sqrt(n)  # keeps components and lone nodes in view
-        fx -= x * gravity
-        fy -= y * gravity
-        length = np.maximum(np.sqrt(fx * fx + fy * fy), 1e-9)
-        step_length = np.minimum(length, 0.1 * (1 - step / iterations)) / length
-        x += fx * step_length
-        y += fy * step_length
-    pos = np.column_stack([x, y]).astype(float)
-    pos -= pos.mean(axis=0)
-    extent = float(np.abs(pos).max()) or 1.0
-    scale = 150.0 + 45.0 * math.sqrt(n)
-    pos = pos / extent * scale
-    return {v: (round(float(pos[i, 0]), 2), round(float(pos[i, 1]), 2)) for i, v in enumerate(nodes)}
-
-
-def decorate(
-    graph: nx.Graph, *, resolution: float = 1.0, seed: int = 0, size_by: SizeBy = "papers"
-) -> nx.Graph:
-    """Add ``community``, ``color``, ``size``, ``x`` and ``y`` to every node (in place; returns the graph).
-
-    The same graph and seed give the same communities, colours and positions.
-
-    >>> g = decorate(nx.Graph([(1, 2)]), seed=3)
-    >>> sorted(g.nodes[1]) == ["color", "community", "papers", "size", "x", "y"]
-    True
-    """
-    if size_by not in ("papers", "degree"):
-        raise KgError(f"unknown size {size_by!r}; choose from: papers, degree", code="bad-option")
-    groups = communities(graph, resolution=resolution, seed=seed)
-    positions = layout(graph, seed=seed, groups=groups)
-    values = {
-        n: float(graph.degree(n) if size_by == "degree" else graph.nodes[n].setdefault("papers", 0))
-        for n in graph
-    }
-    top = max(values.values(), default=0.0) or 1.0
-    for n, data in graph.nodes(data=True):
-        data.setdefault("papers", 0)
-        data["community"] = groups[n]
-        data["color"] = PALETTE[groups[n] % len(PALETTE)]
-        data["size"] = round(SIZE_MIN + (SIZE_MAX - SIZE_MIN) * math.sqrt(values[n] / top), 2)
-        data["x"], data["y"] = positions[n]
-    graph.graph.update(
-        resolution=resolution, seed=seed, size_by=size_by, communities=len(set(groups.values()))
-    )
-    return graph
 
 
 # --- the table of views ----------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def write_shards(
     """
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, not {shard_size}")
-    from kg.exporters import TEMP_SUFFIX, make_parent, remove, replace_folder, sweep, sync_folder, temp_prefix
+    from kg.files import TEMP_SUFFIX, make_parent, remove, replace_folder, sweep, sync_folder, temp_prefix
 
     folder = Path(folder)
     parent = folder.parent

@@ -58,7 +58,7 @@ def shown(path: Path) -> Path:
 def staging(out: Path) -> Path:
     """Where a build of ``out`` assembles its on-disk store before it is swapped in (a new name each
     time: a store a failed build of this process still holds open is never in the way)."""
-    from kg.exporters import TEMP_SUFFIX, temp_prefix
+    from kg.files import TEMP_SUFFIX, temp_prefix
 
     return out / f"{temp_prefix(STORE_DIR)}new{secrets.token_hex(4)}{TEMP_SUFFIX}"
 
@@ -66,7 +66,7 @@ def staging(out: Path) -> Path:
 def clean(out: Path) -> None:
     """Tidy a build folder after a killed build: remove its temporary files and staging stores
     (those of processes still running are kept), and put back a store it had moved aside."""
-    from kg.exporters import process_alive, sweep
+    from kg.files import process_alive, sweep
 
     target = out / STORE_DIR
     # the names earlier versions of kg gave their staging and set-aside stores
@@ -319,7 +319,7 @@ def prepare(store: ox.Store, out: Path, built_at: Path | None, generation: str) 
 
 def swap(fresh: Path, out: Path) -> Path | None:
     """Put the store folder ``fresh`` at ``out/store`` in one step; returns where the old one now lies."""
-    from kg.exporters import replace_folder
+    from kg.files import replace_folder
 
     try:
         return replace_folder(fresh, out / STORE_DIR)

@@ -219,7 +219,7 @@ def page_data(
 
 
 def notice(graph: nx.Graph) -> str:
-    """What a view left out (``kg.project.limit``), in words; ``""`` when nothing was.
+    """What a view left out (``kg.drawing.limit``), in words; ``""`` when nothing was.
 
     >>> notice(nx.Graph(nodes_total=5000, omitted_nodes=3000, omitted_edges=12000))
     'This view has 5,000 nodes; showing the 2,000 with the most papers and links, leaving out 3,000 nodes and 12,000 links (raise --max-nodes to see more).'
@@ -276,7 +276,7 @@ def render(
     papers: NodePapers | None = None,
     pages: Mapping[Hashable, str] | None = None,
 ) -> str:
-    """The whole page of a decorated view (see ``kg.project.decorate``) as a string; ``papers`` and
+    """The whole page of a decorated view (see ``kg.drawing.decorate``) as a string; ``papers`` and
     ``pages`` as in :func:`page_data`."""
     from jinja2 import Environment, select_autoescape
 
@@ -304,7 +304,7 @@ def write(
 
     When ``kg site`` wrote a site beside it (``site/`` in the same folder), the details panel links
     each node that has a page there."""
-    from kg.exporters import write_atomically
+    from kg.files import write_atomically
     from kg.site import SITE_DIR
 
     site = target.parent / SITE_DIR

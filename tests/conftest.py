@@ -76,7 +76,7 @@ def seed_graph(seed_build: Build) -> rdflib.Graph:
 @pytest.fixture(scope="session")
 def seed_outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seeds built once and written to a folder (graph.ttl, store/, views), for tests that read a build folder."""
-    from kg.pipeline import write_outputs
+    from kg.build_folder import write_outputs
 
     out = tmp_path_factory.mktemp("seeds-built")
     old = Path.cwd()

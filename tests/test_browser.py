@@ -18,7 +18,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from kg import project, viz
+from kg import drawing, project, viz
 from kg.pipeline import Build
 from tests.test_project import TEAM, P, small_store
 
@@ -183,7 +183,7 @@ def test_large_graph_is_drawn_without_physics(browser: Any, tmp_path: Path) -> N
         g.nodes[n].update(label=f"node {n}", type="person", papers=1)
     for _, _, d in g.edges(data=True):
         d["weight"] = 1.0
-    graph = project.decorate(g)
+    graph = drawing.decorate(g)
     loaded = load(browser, viz.write(graph, tmp_path / "large.html"))
     try:
         page = loaded.page
@@ -220,7 +220,7 @@ def test_a_large_map_shows_names_at_first_sight_without_overlap(browser: Any, tm
         g.nodes[n].update(label=f"Person {n}", type="person", papers=1 + int(n) % 9)
     for _, _, d in g.edges(data=True):
         d["weight"] = 1.0
-    graph = project.decorate(g)
+    graph = drawing.decorate(g)
     loaded = load(browser, viz.write(graph, tmp_path / "people.html"))
     try:
         page = loaded.page

@@ -9,9 +9,10 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+from kg.build_folder import write_outputs
 from kg.cache import Manifest
 from kg.errors import IssueLog
-from kg.pipeline import build, write_outputs
+from kg.pipeline import build
 from tests.conftest import ROOT, SEEDS
 
 FILES = sorted(SEEDS.iterdir())
@@ -108,7 +109,7 @@ def test_pages_drawn_apart_are_the_pages_drawn_in_process(
     monkeypatch.chdir(ROOT)
     folders = {}
     for name, limit in (("here", 10**12), ("apart", 1)):
-        monkeypatch.setattr("kg.exporters.PAGES_APART", limit)
+        monkeypatch.setattr("kg.build_pages.PAGES_APART", limit)
         out = tmp_path / name
         out.mkdir()
         result = build([Path("seeds")], BuildOptions(store=staging(out), cache=out), IssueLog())
@@ -125,8 +126,8 @@ def test_pages_drawn_apart_are_the_pages_drawn_in_process(
 def test_pages_apart_report_their_errors_and_leave_nothing(tmp_path: Path) -> None:
     """An error in a page's process reaches the caller whole (message and code); pages staged but not
     taken are discarded on leaving, so no temporary file is left."""
+    from kg.build_pages import PagesApart
     from kg.errors import KgError
-    from kg.exporters import PagesApart
     from kg.store import on_disk
 
     out = tmp_path / "out"
@@ -154,7 +155,7 @@ def test_a_page_process_that_crashes_is_a_bug_with_its_traceback() -> None:
     import subprocess
     import sys
 
-    from kg.exporters import _page_result
+    from kg.build_pages import _page_result
 
     process = subprocess.Popen(
         [sys.executable, "-c", "raise ZeroDivisionError('in the page')"],
@@ -189,13 +190,14 @@ def test_pages_apart_do_not_run_the_callers_script_again(tmp_path: Path) -> None
     script.write_text(
         f"""
 from pathlib import Path
-import kg.exporters
-from kg.pipeline import BuildOptions, build, write_outputs
+import kg.build_pages
+from kg.pipeline import BuildOptions, build
+from kg.build_folder import write_outputs
 from kg.store import staging
 
 with open({str(runs)!r}, "a") as f:
     f.write("ran\\n")
-kg.exporters.PAGES_APART = 1
+kg.build_pages.PAGES_APART = 1
 out = Path({str(tmp_path / "out")!r})
 out.mkdir()
 write_outputs(build([Path({str(SEEDS)!r})], BuildOptions(store=staging(out))), out)

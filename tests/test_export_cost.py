@@ -13,12 +13,13 @@ import rdflib
 from rdflib.compare import isomorphic
 from typer.testing import CliRunner
 
+from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.exporters import export
 from kg.exporters import turtle as turtle_module
 from kg.exporters.ntriples import in_store_order
 from kg.exporters.source import ExportOptions, Source
-from kg.pipeline import Build, write_outputs
+from kg.pipeline import Build
 
 runner = CliRunner()
 DECORATION = {"community", "color", "size", "x", "y"}

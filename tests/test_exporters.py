@@ -17,14 +17,16 @@ import pytest
 import rdflib
 from typer.testing import CliRunner
 
+from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.errors import KgError
-from kg.exporters import EXPORTERS, atomic, default_target, export, write_atomically
+from kg.exporters import EXPORTERS, default_target, export
 from kg.exporters import ntriples as nt_module
 from kg.exporters.csvfolder import paper_rows
 from kg.exporters.nquads import provenance_graph
 from kg.exporters.source import ExportOptions, Source, guess_base
-from kg.pipeline import Build, write_outputs
+from kg.files import atomic, write_atomically
+from kg.pipeline import Build
 from kg.vocab import KG, PROV
 from tests.conftest import assert_isomorphic
 
@@ -548,7 +550,7 @@ def test_adopt_renames_a_written_file_into_place(tmp_path: Path, monkeypatch: py
     target appears only on commit, and the source is gone."""
     import hashlib
 
-    from kg.exporters import adopt, commit
+    from kg.files import adopt, commit
 
     data = b"<a> <b> <c> .\n" * 1000
     digest = hashlib.sha256(data).hexdigest()
@@ -559,7 +561,7 @@ def test_adopt_renames_a_written_file_into_place(tmp_path: Path, monkeypatch: py
         inode = source.stat().st_ino
         target = tmp_path / f"out-{across}" / "graph.ttl"
         if across:
-            monkeypatch.setattr("kg.exporters._one_file_system", lambda a, b: False)
+            monkeypatch.setattr("kg.files._one_file_system", lambda a, b: False)
         staged = adopt(source, target, digest)
         assert not source.exists() and not target.exists()
         assert staged.sha256 == digest and staged.temp.parent == target.parent

@@ -37,13 +37,14 @@ import pyoxigraph as ox
 import pytest
 from typer.testing import CliRunner
 
-import kg.exporters
+import kg.files
 from kg import store as stores
+from kg.build_folder import write_outputs
 from kg.cache import CACHE_DIR, MANIFEST, Manifest, cache_name, keys_name, loads_extract, loads_identities
 from kg.cli import app
 from kg.errors import IssueLog, KgError
 from kg.exporters import EXPORTERS, default_target
-from kg.pipeline import BuildOptions, build, write_outputs
+from kg.pipeline import BuildOptions, build
 from tests.conftest import ROOT, SEEDS
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -351,9 +352,9 @@ def _killed_write(work: str, inputs: list[str], out: str, kill_at: int, exchange
     shutil.rmtree = hooked("rmtree", shutil.rmtree)  # type: ignore[assignment]
     Path.unlink = hooked("unlink", Path.unlink)  # type: ignore[method-assign]
     if exchange:
-        kg.exporters.exchange = hooked("exchange", kg.exporters.exchange)
+        kg.files.exchange = hooked("exchange", kg.files.exchange)
     else:  # as where folders cannot be exchanged
-        kg.exporters.exchange = lambda a, b: False
+        kg.files.exchange = lambda a, b: False
     write_outputs(result, Path(out))
     with builtins.open(steps, "w") as f:
         f.write("\n".join(taken))
@@ -494,7 +495,7 @@ def read_only(monkeypatch: pytest.MonkeyPatch, what: str) -> None:
         raise OSError(errno.EROFS, EROFS, str(args[-1]))
 
     if what == "exchange":
-        monkeypatch.setattr(kg.exporters, "exchange", refuse)
+        monkeypatch.setattr(kg.files, "exchange", refuse)
     else:
         replace = os.replace
         monkeypatch.setattr(

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from kg.build_folder import write_outputs
 from kg.errors import IssueLog
-from kg.pipeline import Build, BuildOptions, build, write_outputs
+from kg.pipeline import Build, BuildOptions, build
 from tests.conftest import SEEDS, assert_isomorphic, to_rdflib
 
 PROFILE, LISTING, DAILY = sorted(SEEDS.iterdir())
@@ -37,16 +38,16 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_unchanged_rebuild_reads_nothing(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kg import pipeline
+    from kg import executors
 
     first_pass: list[str] = []
-    identities = pipeline._identities
+    identities = executors._identities
 
     def spy(task: tuple[Path, str, str]) -> bytes:
         first_pass.append(task[1])
         return identities(task)
 
-    monkeypatch.setattr(pipeline, "_identities", spy)
+    monkeypatch.setattr(executors, "_identities", spy)
     first = run(corpus, tmp_path / "out")
     assert sorted(first_pass) == sorted(["in/" + DAILY.name, "in/" + PROFILE.name])
     first_pass.clear()
@@ -167,14 +168,14 @@ def test_cache_entries_joined_from_worker_batches_are_the_one_document(
     decompresses to exactly the JSON one encoding of the whole extract gives, and reads back whole."""
     import gzip
 
-    from kg import pipeline
+    from kg import executors, pipeline
     from kg.cache import Extract, dumps_extract, loads_extract
     from kg.readers import digest
     from kg.records import SourceFile
 
-    monkeypatch.setattr(pipeline, "BATCH", 3)  # many batches even for a seed page
+    monkeypatch.setattr(executors, "BATCH", 3)  # many batches even for a seed page
     log = IssueLog()
-    with pipeline.Extraction(None, workers) as extraction:
+    with executors.Extraction(None, workers) as extraction:
         for path in sorted(SEEDS.iterdir()):
             item = pipeline.InputFile(path, path.name)
             extract = extraction.read(item, digest(path), log)

@@ -21,9 +21,10 @@ import rdflib
 from rdflib import RDF, Literal, Namespace, URIRef
 
 from kg import extractors
+from kg.build_folder import write_outputs
 from kg.errors import IssueLog
 from kg.extractors.methods import name_key
-from kg.pipeline import BuildOptions, build, write_outputs
+from kg.pipeline import BuildOptions, build
 from kg.records import Location, Mention, Record
 from kg.vocab import DATA_BASE, METHOD_BASE, ontology_path
 from tests.conftest import to_rdflib

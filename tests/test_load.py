@@ -20,10 +20,11 @@ import rdflib
 from typer.testing import CliRunner
 
 from kg import load as loading
+from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.errors import KgError
 from kg.load import STATE_FILE
-from kg.pipeline import Build, write_outputs
+from kg.pipeline import Build
 from tests.conftest import ROOT, assert_isomorphic
 
 runner = CliRunner()

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg import pipeline
+from kg import executors
 from kg.assemble import Namer, _Introduced, _introduced, _Repository, _repository, method_iri, string
 from kg.errors import IssueLog
 from kg.pipeline import BuildOptions, build
@@ -45,11 +45,11 @@ def mapped() -> int:
 
 BLOCKS = """
 import sys
-from kg import pipeline
+from kg import executors, pipeline
 from tests.test_memory import mapped
 if sys.argv[1] == "fixed":
-    assert pipeline.steady_malloc()
-size = 4 * pipeline.MMAP_THRESHOLD
+    assert executors.steady_malloc()
+size = 4 * executors.MMAP_THRESHOLD
 first = bytearray(2 * size)
 del first
 before = mapped()
@@ -71,7 +71,7 @@ def test_big_blocks_stay_mapped_after_one_is_freed(malloc: str) -> None:
         [sys.executable, "-c", BLOCKS, malloc], capture_output=True, text=True, check=True, cwd=ROOT, env=env
     )
     grown, left = map(int, run.stdout.split())
-    size = 4 * pipeline.MMAP_THRESHOLD
+    size = 4 * executors.MMAP_THRESHOLD
     if malloc == "fixed":
         assert grown >= size and left < size
     else:
@@ -81,9 +81,9 @@ def test_big_blocks_stay_mapped_after_one_is_freed(malloc: str) -> None:
 @glibc
 def test_a_threshold_the_user_set_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
-    assert pipeline.steady_malloc.__wrapped__() is True
+    assert executors.steady_malloc.__wrapped__() is True
     monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")
-    assert pipeline.steady_malloc.__wrapped__() is False
+    assert executors.steady_malloc.__wrapped__() is False
 
 
 @pytest.mark.parametrize("workers", [1, 2])

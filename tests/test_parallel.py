@@ -34,7 +34,7 @@ def test_workers_give_the_same_graph_and_issues(tmp_path: Path, monkeypatch: pyt
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
 def test_small_batches_keep_record_order(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr("kg.pipeline.BATCH", 7)
+    monkeypatch.setattr("kg.executors.BATCH", 7)
     sequential = build([Path("seeds")], BuildOptions(workers=1), IssueLog())
     parallel = build([Path("seeds")], BuildOptions(workers=2), IssueLog())
     assert list(parallel.manifest.papers.items()) == list(sequential.manifest.papers.items())
@@ -61,7 +61,7 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     pytest.importorskip("distributed")
     from kg.errors import KgError
 
-    monkeypatch.setattr("kg.pipeline.DASK_CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr("kg.executors.DASK_CONNECT_TIMEOUT", 2)
     with pytest.raises(KgError, match="Dask scheduler"):
         build([ROOT / "seeds"], BuildOptions(scheduler="tcp://127.0.0.1:9"), IssueLog())
 
@@ -130,8 +130,8 @@ def test_consume_hands_out_papers_in_order_and_keeps_none_of_them() -> None:
 
 def _seed_items() -> list[tuple[Any, list[Any]]]:
     from kg.extractors import extract_all
-    from kg.pipeline import discover
     from kg.readers import read_file
+    from kg.readers.discover import discover
 
     log = IssueLog()
     return [

@@ -11,7 +11,7 @@ import networkx as nx
 import pyoxigraph as ox
 import pytest
 
-from kg import project
+from kg import drawing, project
 from kg.errors import KgError
 from kg.pipeline import Build
 from kg.vocab import ARXIV_BASE, DATA_BASE, DCTERMS, FABIO, FOAF, METHOD_BASE, RDF, SCHEMA, SKOS, XSD
@@ -200,10 +200,10 @@ def test_ego_by_label_and_depth() -> None:
 
 def test_same_seed_same_communities_and_positions() -> None:
     graph = nx.relabel_nodes(nx.les_miserables_graph(), str)
-    a = project.decorate(graph.copy(), seed=7)
-    b = project.decorate(graph.copy(), seed=7)
+    a = drawing.decorate(graph.copy(), seed=7)
+    b = drawing.decorate(graph.copy(), seed=7)
     assert dict(a.nodes(data=True)) == dict(b.nodes(data=True))
-    c = project.decorate(graph.copy(), seed=8)
+    c = drawing.decorate(graph.copy(), seed=8)
     assert [c.nodes[n]["x"] for n in c] != [a.nodes[n]["x"] for n in a]
     # communities are numbered by size: community 0 is the largest
     sizes = nx.utils.groups(nx.get_node_attributes(a, "community"))
@@ -247,7 +247,7 @@ def test_seed_coauthor_view_matches_the_graph(seed_build: Build) -> None:
 
 def test_limit_keeps_the_strongest_nodes_and_says_what_it_left_out() -> None:
     g = project.coauthors(small_store(TEAM))
-    cut = project.limit(g, 2)
+    cut = drawing.limit(g, 2)
     assert sorted(cut.nodes[n]["label"] for n in cut) == ["Ann", "Bob"]
     assert cut.graph["omitted_nodes"] == 3
     assert cut.graph["omitted_edges"] == 5
@@ -266,7 +266,7 @@ def test_max_edges_keeps_every_nodes_strongest_link_then_the_heaviest(
     node's strongest link, then the heaviest of the rest; every node stays, and the cut is counted."""
     whole = project.coauthors(seed_build.store)
     total = whole.number_of_edges()
-    cut = project.limit(project.coauthors(seed_build.store), 10_000, max_edges)
+    cut = drawing.limit(project.coauthors(seed_build.store), 10_000, max_edges)
     assert list(cut.nodes) == list(whole.nodes)
     assert set(map(frozenset, cut.edges)) <= set(map(frozenset, whole.edges))
     linked = [n for n in whole if whole.degree(n)]
@@ -285,15 +285,15 @@ def test_max_edges_keeps_every_nodes_strongest_link_then_the_heaviest(
         assert min(rest) >= max(left)
     assert cut.graph["edges_total"] == total
     assert cut.graph["omitted_edges"] == cut.graph["edges_cut"] == total - cut.number_of_edges()
-    again = project.limit(project.coauthors(seed_build.store), 10_000, max_edges)
+    again = drawing.limit(project.coauthors(seed_build.store), 10_000, max_edges)
     assert list(again.edges(data=True)) == list(cut.edges(data=True))
 
 
 def test_views_are_cut_to_the_default_links_for_drawing_and_not_for_export(seed_build: Build) -> None:
     big = nx.complete_graph(250)  # 31,125 links between 250 nodes
     nx.set_edge_attributes(big, 1.0, "weight")
-    cut = project.limit(big.copy(), 10_000, project.ViewOptions().max_edges)
-    assert cut.number_of_edges() == project.DEFAULT_MAX_EDGES == 20_000
+    cut = drawing.limit(big.copy(), 10_000, project.ViewOptions().max_edges)
+    assert cut.number_of_edges() == drawing.DEFAULT_MAX_EDGES == 20_000
     assert cut.graph["edges_cut"] == 11_125 and big.number_of_edges() == 31_125  # the input is untouched
     from kg.exporters.source import _project
 
@@ -307,8 +307,8 @@ def test_a_coauthor_view_cut_while_built_equals_the_whole_network_cut(
 ) -> None:
     """coauthors(max_nodes=N) makes only the nodes limit() keeps: the same nodes, attributes, edges
     and totals as building the whole network and cutting it."""
-    whole = project.limit(project.coauthors(seed_build.store), max_nodes)
-    cut = project.limit(project.coauthors(seed_build.store, max_nodes=max_nodes), max_nodes)
+    whole = drawing.limit(project.coauthors(seed_build.store), max_nodes)
+    cut = drawing.limit(project.coauthors(seed_build.store, max_nodes=max_nodes), max_nodes)
     assert list(cut.nodes(data=True)) == list(whole.nodes(data=True))
     assert sorted(
         (*sorted((a, b)), d["weight"], d["joint_papers"]) for a, b, d in cut.edges(data=True)
@@ -320,9 +320,9 @@ def test_a_coauthor_view_cut_while_built_equals_the_whole_network_cut(
 
 
 def test_size_by_degree() -> None:
-    g = project.decorate(nx.star_graph(4), size_by="degree")
-    assert g.nodes[0]["size"] == project.SIZE_MAX
-    assert g.nodes[1]["size"] < project.SIZE_MAX
+    g = drawing.decorate(nx.star_graph(4), size_by="degree")
+    assert g.nodes[0]["size"] == drawing.SIZE_MAX
+    assert g.nodes[1]["size"] < drawing.SIZE_MAX
 
 
 def test_view_table_and_ego_needs_a_focus() -> None:

@@ -410,7 +410,7 @@ def test_hostile_title_stays_text_in_chromium(browser: Any, hostile_site: Path) 
 
 
 def test_staged_folder_refuses_names_outside_it(tmp_path: Path) -> None:
-    from kg.exporters import staged_folder
+    from kg.files import staged_folder
 
     target = tmp_path / "folder"
     for name in ("../escape.html", "/abs.html", "a//b.html", "./a.html", ""):

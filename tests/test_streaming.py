@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from kg import pipeline
+from kg import executors, pipeline
 from kg.errors import IssueLog, KgError
-from kg.pipeline import BuildOptions, build, discover
+from kg.pipeline import BuildOptions, build
 from kg.readers import digest, read_file
+from kg.readers.discover import discover
 from kg.records import Record
 from kg.resolve import Identity, Place, Plan, Resolver, Streaming
 from tests.conftest import SEEDS, assert_isomorphic, to_rdflib
@@ -82,7 +83,7 @@ def test_a_build_holds_only_the_records_being_extracted(
     records) never has more than a few batches of them alive; the old resolver held them all."""
     for p in FILES:
         shutil.copy(p, tmp_path / p.name)
-    monkeypatch.setattr(pipeline, "BATCH", 5)
+    monkeypatch.setattr(executors, "BATCH", 5)
     alive: list[int] = []
     real = pipeline.Streaming.add
 
@@ -106,7 +107,7 @@ def test_a_build_holds_only_the_records_being_extracted(
 def test_streamed_build_is_the_resolved_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small batches and workers change nothing: the graph is the same as with one batch per file."""
     whole = build([SEEDS], BuildOptions(workers=1), IssueLog())
-    monkeypatch.setattr(pipeline, "BATCH", 3)
+    monkeypatch.setattr(executors, "BATCH", 3)
     streamed = build([SEEDS], BuildOptions(workers=2), IssueLog())
     assert streamed.summary() == whole.summary()
     assert streamed.manifest.papers == whole.manifest.papers
@@ -137,7 +138,7 @@ def test_a_file_changed_between_the_passes_stops_the_build(
 def test_progress_hears_both_passes(tmp_path: Path, workers: int) -> None:
     """The progress callback hears every file as the first pass identifies it and as the second
     starts reading it, then the store's compaction: a big build is never silent."""
-    from kg.pipeline import Step
+    from kg.executors import Step
 
     steps: list[Step] = []
     build([SEEDS], BuildOptions(workers=workers, store=tmp_path / "store"), IssueLog(), steps.append)

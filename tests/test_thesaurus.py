@@ -13,10 +13,11 @@ from rdflib import Literal, Namespace, URIRef
 from typer.testing import CliRunner
 
 from kg.assemble import Namer
+from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.errors import IssueLog
 from kg.extractors.methods import Concept
-from kg.pipeline import BuildOptions, build, write_outputs
+from kg.pipeline import BuildOptions, build
 from kg.readers import thesaurus as thesauri
 from kg.records import Location, Mention
 from kg.resolve import Curation

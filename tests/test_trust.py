@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.errors import IssueLog, KgError
-from kg.pipeline import Build, BuildOptions, build, write_outputs
+from kg.pipeline import Build, BuildOptions, build
 
 runner = CliRunner()
 MESSAGE = re.compile(r"^\S.*:\d+: (warning|error): .+ \[[a-z0-9]+(-[a-z0-9]+)*\]$")

@@ -10,10 +10,11 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
-from kg import project, viz
+from kg import drawing, project, viz
+from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.node_papers import node_papers
-from kg.pipeline import Build, write_outputs
+from kg.pipeline import Build
 from kg.site import write as write_site
 from tests.test_project import TEAM, P, paper_iri, person_iri, small_store
 from tests.test_viz import page_json
@@ -109,13 +110,13 @@ def test_max_nodes_keeps_links() -> None:
     lone = [P(f"s{i}", f"Solo {i}", 2020, [f"Solo author {i}"] * 1) for i in range(10)]
     team = [P(f"t{i}", f"Team {i}", 2021, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]) for i in range(2)]
     store = small_store(lone + team)
-    cut = project.limit(project.papers(store), max_nodes=8)
+    cut = drawing.limit(project.papers(store), max_nodes=8)
     assert cut.number_of_nodes() == 8
     assert cut.number_of_edges() >= 7  # the team's papers and authors, linked
     assert all(cut.degree(n) > 0 for n in cut)
     # with room for everything, nothing changes
     whole = project.papers(store)
-    assert project.limit(whole, max_nodes=100).number_of_nodes() == whole.number_of_nodes()
+    assert drawing.limit(whole, max_nodes=100).number_of_nodes() == whole.number_of_nodes()
 
 
 def test_papers_view_cut_to_100_nodes_keeps_links(seed_build: Build) -> None:

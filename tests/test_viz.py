@@ -10,9 +10,10 @@ import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
-from kg import project, viz
+from kg import drawing, project, viz
+from kg.build_folder import write_outputs
 from kg.cli import app
-from kg.pipeline import Build, write_outputs
+from kg.pipeline import Build
 from tests.test_project import TEAM, P, small_store
 
 runner = CliRunner()
@@ -150,6 +151,6 @@ def test_viz_help_has_an_example() -> None:
 
 
 def test_large_page_starts_without_physics() -> None:
-    g = project.decorate(nx.relabel_nodes(nx.gnm_random_graph(viz.PHYSICS_LIMIT + 1, 600, seed=1), str))
+    g = drawing.decorate(nx.relabel_nodes(nx.gnm_random_graph(viz.PHYSICS_LIMIT + 1, 600, seed=1), str))
     data = viz.page_data(g)
     assert len(data["nodes"]) > data["physics_limit"]  # the page's script turns physics off above the limit

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import app, err, print_issue, progress_bar
-from kg.errors import IssueLog, KgError
+from kg.cli.app import app, err, print_issue, progress_bar
+from kg.errors import IssueLog, KgError, UsageError
 
 
 @app.command()
@@ -58,35 +58,17 @@ def build(
 
     Example: kg build seeds/ --thesaurus thesaurus.txt
     """
-    from kg.pipeline import DEFAULT_INPUT, BuildOptions, Step, write_outputs
-    from kg.pipeline import build as run_build
+    from kg.build_folder import build_into
+    from kg.executors import Step
+    from kg.pipeline import DEFAULT_INPUT, BuildOptions
     from kg.vocab import DATA_BASE
 
     inputs = paths or [DEFAULT_INPUT]
     log = IssueLog(echo=None if quiet else print_issue)
-    from kg.store import staging
-
-    try:  # before anything is read or written: a typo never replaces a good build
-        from kg.pipeline import check_inputs, check_out
-
-        check_inputs(inputs)
-        check_out(out)
-    except KgError as e:
-        err.print(str(e), markup=False)
-        raise typer.Exit(2) from e
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        err.print(
-            f"{out}: error: cannot create the output folder: {e.strerror or e} [write-failed]", markup=False
-        )
-        raise typer.Exit(1) from e
     options = BuildOptions(
         base=base or DATA_BASE,
-        cache=out,
         full=full,
         workers=workers or (os.cpu_count() or 1),
-        store=staging(out),
         scheduler=scheduler,
         thesaurus=thesaurus,
     )
@@ -98,16 +80,10 @@ def build(
             bar.update(task, completed=step.done, total=step.total, description=step.stage + where)
 
         try:
-            result = run_build(inputs, options, log, progress)
-            bar.update(task, description="writing")
-            from kg.pipeline import check_replace
-
-            check_replace(result, out)  # before the shards too: a build that lost its inputs writes nothing
-            from kg.shards import write_shards
-
-            # before write_outputs, which moves the staging store into OUT/store
-            shard_files = write_shards(result.store, shards) if shards is not None else []
-            written = write_outputs(result, out) + shard_files
+            result, written = build_into(inputs, out, options, log, progress, shards)
+        except UsageError as e:  # a typo: nothing was read or written
+            err.print(str(e), markup=False)
+            raise typer.Exit(2) from e
         except KgError as e:
             for issue in log.issues if quiet else ():  # -q: the errors that led here, then why it stopped
                 if issue.severity == "error":

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import typer
 
-from kg.cli import list_app
+from kg.cli.app import list_app
 
 
 @list_app.command("readers")

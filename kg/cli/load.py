@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import app, err, progress_bar
+from kg.cli.app import app, err, progress_bar
 from kg.errors import KgError
 
 

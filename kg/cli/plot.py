@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import app, err, list_app
+from kg.cli.app import app, err, list_app
 from kg.errors import KgError, UsageError
 
 USAGE_CODES = frozenset({"unknown-figure", "bad-option", "unknown-term", "bad-output"})

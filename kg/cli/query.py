@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kg.cli import app, err, list_app
+from kg.cli.app import app, err, list_app
 from kg.errors import KgError, UsageError, unknown
 
 if TYPE_CHECKING:

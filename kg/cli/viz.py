@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import app, err
+from kg.cli.app import app, err
 from kg.errors import KgError, unknown
 
 

@@ -214,7 +214,7 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[str]], bom: bool = Fal
 
 def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the folder ``target`` (e.g. ``outputs/export/csv/``) with its three files, atomically."""
-    from kg.exporters import TEMP_SUFFIX, atomic, make_parent, remove, replace_folder, temp_prefix
+    from kg.files import TEMP_SUFFIX, atomic, make_parent, remove, replace_folder, temp_prefix
 
     options = options or ExportOptions()
     files = {
@@ -243,7 +243,7 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
 
 
 def _umask() -> int:
-    from kg.exporters import _umask as umask
+    from kg.files import _umask as umask
 
     return umask()
 

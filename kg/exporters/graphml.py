@@ -195,7 +195,7 @@ def serialize(graph: nx.Graph, out: BinaryIO, name: str = "view") -> None:
 
 def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the view of ``options`` (default: coauthors) to ``target`` atomically."""
-    from kg.exporters import write_atomically
+    from kg.files import write_atomically
 
     options = options or ExportOptions()
     graph = source.view(options.view, options.layout)

@@ -75,7 +75,7 @@ def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) 
 
 def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.nq``) atomically."""
-    from kg.exporters import write_atomically
+    from kg.files import write_atomically
 
     return write_atomically(target, lambda f: serialize(source.store, f, source.base, source.on_disk))
 

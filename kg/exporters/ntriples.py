@@ -105,7 +105,7 @@ def serialize(store: ox.Store, out: BinaryIO, on_disk: bool = False) -> None:
 
 def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.nt``) atomically."""
-    from kg.exporters import write_atomically
+    from kg.files import write_atomically
 
     return write_atomically(target, lambda f: serialize(source.store, f, source.on_disk))
 

@@ -38,7 +38,7 @@ by term encodings, which depend on the terms only)."""
 
 STREAM = "graph.ttl.part"
 """The file in a build's staging store folder that holds its ``graph.ttl`` while it is assembled
-(Oxigraph ignores files that are not its own; ``kg.pipeline.write_outputs`` moves it out)."""
+(Oxigraph ignores files that are not its own; ``kg.build_folder.write_outputs`` moves it out)."""
 
 
 def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) -> None:
@@ -123,6 +123,6 @@ def serialize_build(build: Build, out: BinaryIO) -> None:
 
 def write(build: Build, target: Path) -> Path:
     """Write ``target`` (e.g. ``outputs/graph.ttl``) atomically."""
-    from kg.exporters import write_atomically
+    from kg.files import write_atomically
 
     return write_atomically(target, lambda f: serialize_build(build, f))

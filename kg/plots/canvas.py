@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from kg.errors import KgError, UsageError
-from kg.exporters import write_bytes
+from kg.files import write_bytes
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

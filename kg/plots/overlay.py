@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import pyoxigraph as ox
 
-from kg import project
+from kg import drawing, project
 from kg.errors import KgError
 from kg.plots import counts
 from kg.plots.options import PlotOptions
@@ -54,8 +54,8 @@ def compute(store: ox.Store, options: PlotOptions) -> Overlay:
     else:
         # the topic view leaves generic methods out unless asked (kg:generic, see project.topics)
         graph = project.topics(store, generic=options.generic)
-    graph = project.limit(graph, options.max_nodes, max_edges=MAX_LINES)
-    project.decorate(graph, resolution=options.resolution, seed=options.seed)
+    graph = drawing.limit(graph, options.max_nodes, max_edges=MAX_LINES)
+    drawing.decorate(graph, resolution=options.resolution, seed=options.seed)
     means = counts.mean_years(store, options.view)
     for node, data in graph.nodes(data=True):
         data["mean_year"] = round(means.get(node, 0.0), 3)

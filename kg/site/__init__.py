@@ -63,7 +63,7 @@ def refuse_other_folder(target: Path) -> None:
 
 def write(store: ox.Store, target: Path, options: SiteOptions | None = None) -> Written:
     """Write the site of the graph in ``store`` to the folder ``target`` (replacing it as a whole)."""
-    from kg.exporters import staged_folder
+    from kg.files import staged_folder
 
     options = options or SiteOptions()
     if options.min_papers < 1:
