@@ -500,7 +500,7 @@ def ontology_triples() -> tuple[Triple, ...]:
 
 def relabel(triples: Iterable[Triple], labels: Mapping[str, str]) -> Iterator[Triple]:
     """The taxonomy's triples with the known methods the user's thesaurus renames (``labels``: slug ->
-    label, ``kg.resolve.Curation.labels``) shown under their new label: it becomes the concept's
+    label, ``kg.curation.Curation.labels``) shown under their new label: it becomes the concept's
     ``skos:prefLabel`` (in the old one's language), and the old one an ``skos:altLabel`` (so the old
     name still finds the concept); an altLabel equal to the new label goes (SKOS keeps them apart)."""
     if not labels:

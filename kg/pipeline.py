@@ -36,6 +36,7 @@ from kg.cache import (
     replay,
     resolution_key,
 )
+from kg.curation import Curation
 from kg.errors import IssueLog, KgError, os_message
 from kg.executors import Extraction, Progress, Step, _known_keys, collector_paused, steady_malloc
 from kg.exporters import turtle
@@ -46,7 +47,7 @@ from kg.readers import digest
 from kg.readers import thesaurus as thesauri
 from kg.readers.discover import InputFile, discover, shown_path
 from kg.records import Location, Mention, Record
-from kg.resolve import Curation, Paper, Place, Plan, Streaming
+from kg.resolve import Paper, Place, Plan, Streaming
 from kg.vocab import DATA_BASE
 
 DEFAULT_INPUT = Path("seeds")
@@ -74,7 +75,7 @@ class BuildOptions:
     """Address of a Dask distributed scheduler (``tcp://host:port``) to run the extractors on."""
     thesaurus: Path | None = None
     """A VOSviewer-style thesaurus (``label<TAB>replace by``) that merges, renames or drops methods
-    and persons (``kg build --thesaurus``; see ``kg.resolve.Curation`` and docs/thesaurus.md)."""
+    and persons (``kg build --thesaurus``; see ``kg.curation.Curation`` and docs/thesaurus.md)."""
 
 
 @dataclass(slots=True)

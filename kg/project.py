@@ -594,13 +594,30 @@ def _ego(store: Source, o: ViewOptions) -> nx.Graph:
     return ego(store, o.focus, o.depth)
 
 
-VIEWS: dict[str, Callable[[Source, ViewOptions], nx.Graph]] = {
-    "coauthors": _coauthors,
-    "topics": _topics,
-    "papers": _papers,
-    "ego": _ego,
+@dataclass(frozen=True, slots=True)
+class View:
+    """A view in the table: how it is computed from a store, and what it is."""
+
+    compute: Callable[[Source, ViewOptions], nx.Graph]
+    """The undecorated graph of the view (cut and decorated by :func:`view`)."""
+    whole: bool = True
+    """It can be computed whole from the store alone (graph exports take it with ``--view``);
+    ``False``: it needs more (the ego view needs ``--focus``)."""
+
+    @property
+    def about(self) -> str:
+        """What it shows: the first line of its function's docstring."""
+        return (self.compute.__doc__ or "").strip().splitlines()[0]
+
+
+VIEWS: dict[str, View] = {
+    "coauthors": View(_coauthors),
+    "topics": View(_topics),
+    "papers": View(_papers),
+    "ego": View(_ego, whole=False),
 }
-"""The views by name: each computes an undecorated graph from a store."""
+"""The views by name (``kg viz VIEW``, ``kg export --view``, ``kg list views``); adding one is a
+function that computes it plus one line here."""
 
 
 def view(
@@ -622,7 +639,7 @@ def view(
     """
     options = options or ViewOptions()
     try:
-        compute = VIEWS[name]
+        compute = VIEWS[name].compute
     except KeyError:
         raise KgError(
             unknown("view", name, sorted(VIEWS)), code="unknown-view"

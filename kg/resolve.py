@@ -7,7 +7,7 @@ depend on input order); each merge records why.  Two records with different
 arXiv ids or DOIs are never merged, whatever else they share.
 
 Where merged records disagree, each field comes from the most authoritative
-record that has it (:data:`READER_RANK`), and an author list that names all
+record that has it (``kg.readers.Reader.RANK``), and an author list that names all
 authors beats one that names only some (a profile page names only its person).
 """
 
@@ -23,24 +23,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
+from kg.curation import Curation
 from kg.errors import IssueLog, KgError
-from kg.readers.thesaurus import Entry, Thesaurus
-from kg.readers.thesaurus import key as term_key
+from kg.readers import rank as reader_rank
 from kg.records import Location, Mention, Record, Span
 
 if TYPE_CHECKING:
-    from kg.extractors.methods import Concept
-
-READER_RANK: dict[str, int] = {
-    "arxiv-atom": 0,
-    "arxiv-oai": 1,
-    "arxiv-jsonl": 2,
-    "bibtex": 3,
-    "profile": 4,
-    "listing": 5,
-    "daily": 6,
-}
-"""Which source wins a field when merged records disagree (lower wins)."""
+    pass
 
 _MIN_ABSTRACT_WORDS = 12
 _MIN_TITLE_WORDS = 4
@@ -458,7 +447,7 @@ def _paper(
 ) -> Paper:
     ranked = sorted(
         members,
-        key=lambda d: (READER_RANK.get(d.record.reader, 99), d.record.source.digest, d.record.at.line),
+        key=lambda d: (reader_rank(d.record.reader), d.record.source.digest, d.record.at.line),
     )
     records = [d.record for d in ranked]
     key = paper_key(sorted({k for d in members for k in d.keys}))
@@ -637,161 +626,3 @@ def _conflict(a: dict[str, str], b: dict[str, str]) -> bool:
 # --- the user's thesaurus --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """What one thesaurus row does to a method term it matches.
-
-    ``drop``: the mention goes; ``known``: it becomes a mention of the known concept ``key`` (a slug
-    of the method scheme); ``name``: it becomes a mention of the named concept ``key`` (a
-    ``name_key``), shown as ``label``; ``rename``: a known concept keeps its mentions and is shown
-    under ``label`` (:attr:`Curation.labels`).
-    """
-
-    action: str
-    key: str
-    label: str
-    row: int
-
-
-class Curation:
-    """The user's thesaurus applied where identity is decided: to each record's mentions, before they
-    make papers, so that every paper, person, count and link follows.
-
-    A row's label is compared (NFC, single spaces, ignoring case) with person names, with the labels
-    of the known methods (``skos:prefLabel``/``altLabel`` of ``ontology/methods.ttl``), and with the
-    names of named and introduced methods (as written, their label, long and short forms, or their
-    key).  What a row does depends on its replacement:
-
-    - empty: the term is dropped (no mention of the method; the person is no author of any paper);
-    - the label of a known method: the mentions move to that concept (a merge);
-    - for a person, any name: the person's key becomes the replacement's (merged with a person of
-      that name if there is one) and the person is named as the replacement says;
-    - for a named or introduced method, a new name: its mentions move to the concept of that name
-      (merged with any other of that name), shown under the replacement;
-    - for a known method, a new label: the concept keeps its IRI and mentions and is shown under the
-      replacement (:attr:`labels`: its ``skos:prefLabel`` in the graph; the old one becomes an
-      ``skos:altLabel``).
-
-    A replacement is not looked up in the thesaurus again (one step, as in VOSviewer).
-    """
-
-    def __init__(self, thesaurus: Thesaurus, concepts: Mapping[str, Concept]) -> None:
-        from kg.extractors.authors import name_key as person_key
-        from kg.extractors.authors import normalize_name
-        from kg.extractors.methods import name_key
-
-        self.thesaurus = thesaurus
-        self.persons: dict[str, tuple[int, tuple[str, str] | None]] = {}
-        """Person key -> its row and (new key, name), or None to drop."""
-        self.names: dict[str, str] = {}
-        """The name the thesaurus gives a person, by (new) person key."""
-        self.known: dict[str, Rule] = {}
-        """Known method slug -> rule."""
-        self.terms: dict[str, Rule] = {}
-        """Named or introduced method, by term key (``key:`` + name key, or the compared text) -> rule."""
-        self.labels: dict[str, str] = {}
-        """Known method slug -> the label the thesaurus shows it under."""
-        self._used: set[int] = set()
-        index: dict[str, str] = {}
-        for slug in sorted(concepts):
-            for label in concepts[slug].labels:
-                index.setdefault(term_key(label), slug)
-        for slug in sorted(concepts):
-            index.setdefault(term_key(slug), slug)
-        for row, entry in enumerate(thesaurus.entries):
-            label, replacement = entry.label, entry.replacement
-            person = person_key(label)
-            if person and (not replacement or person_key(replacement)):
-                change = (person_key(replacement), normalize_name(replacement)) if replacement else None
-                self.persons.setdefault(person, (row, change))
-                if change is not None:
-                    self.names.setdefault(*change)
-            source = index.get(term_key(label))
-            target = index.get(term_key(replacement)) if replacement else None
-            if not replacement:
-                rule = Rule("drop", "", "", row)
-            elif target is not None:
-                rule = Rule("known", target, concepts[target].pref_label, row)
-            else:
-                rule = Rule("name", name_key(replacement), replacement, row)
-            self.terms.setdefault(term_key(label), rule)
-            self.terms.setdefault("key:" + name_key(label), rule)
-            if source is None:
-                continue
-            if replacement and (target is None or target == source):
-                if source in self.labels:
-                    continue  # renamed by an earlier row already
-                if replacement != concepts[source].pref_label:
-                    self.labels[source] = replacement
-                self._used.add(row)  # the concept is shown under it, mentioned or not
-                continue
-            self.known.setdefault(source, rule)
-
-    @classmethod
-    def of(cls, thesaurus: Thesaurus) -> Curation:
-        """The curation of a thesaurus, against the shipped method taxonomy."""
-        from kg.extractors.methods import load_taxonomy, taxonomy_path
-
-        return cls(thesaurus, load_taxonomy(taxonomy_path()) if thesaurus.entries else {})
-
-    def apply(self, mentions: list[Mention]) -> list[Mention]:
-        """A record's mentions as the thesaurus has them: renamed, moved or dropped."""
-        out: list[Mention] = []
-        authors: dict[str, bool] = {}  # person key -> whether the thesaurus made it
-        for m in mentions:
-            if m.kind == "author":
-                merged = m.key in self.persons
-                if merged:
-                    row, change = self.persons[m.key]
-                    self._used.add(row)
-                    if change is None:
-                        continue
-                    key, name = change
-                    m = Mention(
-                        m.kind, key, m.text, m.at, m.extractor, m.position, _with(m.detail, "name", name)
-                    )
-                if m.key in authors and (merged or authors[m.key]):
-                    continue  # two spellings of one person in one list, merged: one authorship
-                authors[m.key] = authors.get(m.key, False) or merged
-                out.append(m)
-                continue
-            if m.kind == "method":
-                rule = self.known.get(m.key)
-            elif m.kind in ("named-method", "introduced-method"):
-                rule = self._term_rule(m)
-            else:
-                rule = None
-            if rule is None:
-                out.append(m)
-                continue
-            self._used.add(rule.row)
-            if rule.action == "drop":
-                continue
-            if rule.action == "known":
-                out.append(Mention("method", rule.key, m.text, m.at, m.extractor, m.position))
-            elif m.kind == "named-method":
-                detail = _with(m.detail, "label", rule.label)
-                out.append(Mention(m.kind, rule.key, m.text, m.at, m.extractor, m.position, detail))
-            else:
-                out.append(Mention(m.kind, rule.key, rule.label, m.at, m.extractor, m.position, m.detail))
-        return out
-
-    def _term_rule(self, m: Mention) -> Rule | None:
-        rule = self.terms.get("key:" + m.key)
-        if rule is not None:
-            return rule
-        for text in (m.text, m.get("label"), m.get("full"), m.get("short")):
-            if text:
-                rule = self.terms.get(term_key(text))
-                if rule is not None:
-                    return rule
-        return None
-
-    def unused(self) -> list[Entry]:
-        """The rows that matched nothing in the build, in file order."""
-        return [e for i, e in enumerate(self.thesaurus.entries) if i not in self._used]
-
-
-def _with(detail: tuple[tuple[str, str], ...], name: str, value: str) -> tuple[tuple[str, str], ...]:
-    """Mention detail pairs with one set (kept sorted)."""
-    return tuple(sorted({**dict(detail), name: value}.items()))

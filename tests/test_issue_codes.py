@@ -36,9 +36,9 @@ FORWARDING = {
     ("kg/cache.py", "issue.code"),
     ("kg/cli/query.py", "e.code"),
     ("kg/errors.py", "code"),
-    ("kg/exporters/__init__.py", "str(said.get('code', 'error'))"),
+    ("kg/build_pages.py", "str(said.get('code', 'error'))"),
     ("kg/extractors/links.py", "found.code"),
-    ("kg/pipeline.py", "issue.code"),
+    ("kg/executors.py", "issue.code"),
 }
 
 

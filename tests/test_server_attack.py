@@ -398,7 +398,7 @@ def test_query_workers_cannot_reach_the_network(listener: tuple[str, list[str]])
     url, hits = listener
     script = f"""
 import socket, pyoxigraph as ox
-from kg.server import forbid_network
+from kg.query_workers import forbid_network
 if not forbid_network():
     raise SystemExit(77)
 try:

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 from kg.assemble import Namer
 from kg.build_folder import write_outputs
 from kg.cli import app
+from kg.curation import Curation
 from kg.errors import IssueLog
 from kg.extractors.methods import Concept
 from kg.pipeline import BuildOptions, build
 from kg.readers import thesaurus as thesauri
 from kg.records import Location, Mention
-from kg.resolve import Curation
 from kg.vocab import DATA_BASE, METHOD_BASE, ontology_path
 from tests.conftest import assert_isomorphic, to_rdflib
 

@@ -745,7 +745,7 @@ def test_kg_list_help_names_everything_it_lists_and_output_has_no_markup() -> No
     result = runner.invoke(app, ["list", "--help"])
     assert result.exit_code == 0
     listed = re.findall(r"^  (\w+)  ", result.output, re.MULTILINE)
-    assert sorted(listed) == ["exporters", "extractors", "figures", "issues", "queries", "readers"]
+    assert sorted(listed) == ["exporters", "extractors", "figures", "issues", "queries", "readers", "views"]
     first = " ".join(result.output.split("Options:")[0].split())
     for word in listed:
         assert word.rstrip("s") in first, word

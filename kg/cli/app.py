@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 list_app = typer.Typer(
     help="List the readers (input formats), extractors, exporters (output formats), figures (kg plot), "
-    "named queries and issue codes kg knows.\n\nExample: kg list readers; kg list issues",
+    "views (kg viz), named queries and issue codes kg knows.\n\nExample: kg list readers; kg list issues",
     no_args_is_help=True,
 )
 app.add_typer(list_app, name="list")

@@ -64,12 +64,12 @@ def export_command(
     Example: kg export vosviewer --view topics --layout   # with kg's clusters and positions
     """
     from kg.exporters import default_target, export, exporter
-    from kg.exporters.source import VIEWS, ExportOptions, Source
+    from kg.exporters.source import ExportOptions, Source, views
 
     try:
         exporter(format)
-        if view not in VIEWS:
-            raise UsageError(unknown("view", view, VIEWS), code="unknown-view")
+        if view not in views():
+            raise UsageError(unknown("view", view, views()), code="unknown-view")
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(2) from e

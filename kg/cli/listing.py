@@ -1,4 +1,4 @@
-"""``kg list ...``: print the tables of readers, extractors, exporters, named queries and issue codes."""
+"""``kg list ...``: print the tables of readers, extractors, exporters, views, named queries and issue codes."""
 
 from __future__ import annotations
 
@@ -41,6 +41,17 @@ def list_exporters() -> None:
     from kg.exporters import EXPORTERS
 
     print_table(EXPORTERS)
+
+
+@list_app.command("views")
+def list_views() -> None:
+    """Print the network views kg viz draws (and graph exports take with --view).
+
+    Example: kg list views
+    """
+    from kg.project import VIEWS
+
+    print_columns({name: plain(view.about) for name, view in VIEWS.items()})
 
 
 @list_app.command("issues")

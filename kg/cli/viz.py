@@ -12,13 +12,6 @@ from kg.cli.app import app, err
 from kg.errors import KgError, unknown
 
 
-class ViewName(StrEnum):
-    coauthors = "coauthors"
-    topics = "topics"
-    papers = "papers"
-    ego = "ego"
-
-
 class CountingName(StrEnum):
     full = "full"
     fractional = "fractional"
@@ -31,8 +24,10 @@ class SizeName(StrEnum):
 
 def _view_name(value: str) -> str:
     """A known view name; an unknown one is a usage error that suggests the nearest."""
-    if value not in {v.value for v in ViewName}:
-        raise typer.BadParameter(unknown("view", value, [v.value for v in ViewName]))
+    from kg.project import VIEWS
+
+    if value not in VIEWS:
+        raise typer.BadParameter(unknown("view", value, list(VIEWS)))
     return value
 
 
@@ -41,9 +36,9 @@ def viz(
     view: Annotated[
         str,
         typer.Argument(
-            help="What to draw: coauthors, topics, papers or ego.", metavar="VIEW", callback=_view_name
+            help="What to draw: a view (kg list views shows them).", metavar="VIEW", callback=_view_name
         ),
-    ] = ViewName.coauthors.value,
+    ] = "coauthors",
     out: Annotated[
         Path, typer.Option("--out", "-o", help="Build folder to read (its graph is in OUT/store).")
     ] = Path("outputs"),

@@ -1,9 +1,8 @@
 """Exporters: the formats other tools read, each written atomically (``kg.files``).
 
-``EXPORTERS`` is the table; adding a format is one module with ``NAME``,
-``SUFFIX``, a one-line docstring, ``write(build, target)`` and
-``export(source, target, options)`` (a :class:`~kg.exporters.source.Source`
-is a built graph, in memory or persisted) plus one line here.
+``EXPORTERS`` is the table; adding a format is one module that is an :class:`Exporter` (``NAME``,
+``SUFFIX``, ``VIEW``, a one-line docstring and ``export(source, target, options)``; a
+:class:`~kg.exporters.source.Source` is a built graph, in memory or persisted) plus one line here.
 
 >>> default_target(Path("outputs"), "graphml", "topics").as_posix()
 'outputs/export/topics.graphml'
@@ -14,14 +13,30 @@ is a built graph, in memory or persisted) plus one line here.
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
+from typing import Protocol
 
 from kg.errors import KgError, unknown
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
 from kg.exporters.source import ExportOptions, Source
-from kg.files import sweep, write_atomically
+from kg.files import sweep
 
-EXPORTERS: dict[str, ModuleType] = {
+
+class Exporter(Protocol):
+    """What an exporter module has (modules are checked against it where the table is typed)."""
+
+    NAME: str
+    """The format's name, as ``kg export NAME`` takes it."""
+    SUFFIX: str
+    """The file's suffix (``.ttl``); ``""`` for a folder (``csv/``)."""
+    VIEW: bool
+    """It writes a networkx view (``--view``), not the RDF graph."""
+
+    def export(self, source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+        """Write ``source`` to ``target`` atomically; returns ``target``."""
+        ...
+
+
+EXPORTERS: dict[str, Exporter] = {
     turtle.NAME: turtle,
     ntriples.NAME: ntriples,
     nquads.NAME: nquads,
@@ -32,13 +47,13 @@ EXPORTERS: dict[str, ModuleType] = {
     vosviewer.NAME: vosviewer,
 }
 
-VIEW_EXPORTERS = frozenset({graphml.NAME, gexf.NAME, csvfolder.NAME, vosviewer.NAME})
+VIEW_EXPORTERS = frozenset(name for name, module in EXPORTERS.items() if module.VIEW)
 """Exporters that write a networkx view (``--view``) rather than the RDF graph."""
 
 EXPORT_DIR = "export"
 
 
-def exporter(name: str) -> ModuleType:
+def exporter(name: str) -> Exporter:
     """The exporter called ``name``; an unknown name lists the choices."""
     try:
         return EXPORTERS[name]
@@ -52,9 +67,9 @@ def default_target(out: Path, name: str, view: str) -> Path:
     """Where ``kg export NAME`` writes by default: ``OUT/export/graph.<ext>`` for RDF,
     ``OUT/export/<view>.<ext>`` for views, ``OUT/export/csv/`` for CSV."""
     module = exporter(name)
-    if name == csvfolder.NAME:
-        return out / EXPORT_DIR / "csv"
-    stem = view if name in VIEW_EXPORTERS else "graph"
+    if not module.SUFFIX:  # a folder
+        return out / EXPORT_DIR / name
+    stem = view if module.VIEW else "graph"
     return out / EXPORT_DIR / f"{stem}{module.SUFFIX}"
 
 
@@ -62,9 +77,4 @@ def export(name: str, source: Source, target: Path, options: ExportOptions | Non
     """Export ``source`` in the format ``name`` to ``target`` (atomically); returns ``target``."""
     module = exporter(name)
     sweep(target.parent, target.name)  # what an export killed before left here
-    if name == turtle.NAME:  # turtle.py writes from a Build; its serializer takes the store and base
-        return write_atomically(
-            target, lambda f: turtle.serialize(source.store, f, source.base, source.on_disk)
-        )
-    written: Path = module.export(source, target, options or ExportOptions())
-    return written
+    return module.export(source, target, options or ExportOptions())

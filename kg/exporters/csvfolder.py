@@ -27,7 +27,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyoxigraph as ox
 
@@ -36,12 +36,11 @@ from kg.exporters.graphml import scalar, sorted_edges
 from kg.exporters.source import ExportOptions, Source
 from kg.vocab import DCTERMS, FABIO, FOAF, KG, PROV, SCHEMA, SKOS
 
-if TYPE_CHECKING:
-    from kg.pipeline import Build
-
 NAME = "csv"
 SUFFIX = ""
 """A folder, not a file: ``kg export csv`` writes ``DIR/export/csv/``."""
+VIEW = True
+"""It writes a networkx view (``--view``), not the RDF graph."""
 
 SEPARATOR = "; "
 PAPER_COLUMNS = ("id", "title", "year", "authors", "subjects", "areas", "repositories", "methods", "sources")
@@ -246,8 +245,3 @@ def _umask() -> int:
     from kg.files import _umask as umask
 
     return umask()
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the CSV folder of a build to ``target``."""
-    return export(Source.of(build), target)

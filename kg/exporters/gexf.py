@@ -32,10 +32,11 @@ from kg.exporters.source import ExportOptions, Source
 if TYPE_CHECKING:
     import networkx as nx
 
-    from kg.pipeline import Build
 
 NAME = "gexf"
 SUFFIX = ".gexf"
+VIEW = True
+"""It writes a networkx view (``--view``), not the RDF graph."""
 
 VISUAL = frozenset({"label", "name", "color", "size", "x", "y"})
 """Node attributes written as GEXF's own label and ``viz:`` elements, not as data attributes."""
@@ -153,8 +154,3 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     options = options or ExportOptions()
     graph = source.view(options.view, options.layout)
     return write_atomically(target, lambda f: serialize(graph, f, options.view))
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the coauthor view of a build to ``target`` atomically."""
-    return export(Source.of(build), target)

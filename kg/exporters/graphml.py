@@ -29,10 +29,11 @@ from kg.exporters.source import ExportOptions, Source
 if TYPE_CHECKING:
     import networkx as nx
 
-    from kg.pipeline import Build
 
 NAME = "graphml"
 SUFFIX = ".graphml"
+VIEW = True
+"""It writes a networkx view (``--view``), not the RDF graph."""
 
 FORBIDDEN = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 does not allow in a document, even escaped."""
@@ -200,8 +201,3 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     options = options or ExportOptions()
     graph = source.view(options.view, options.layout)
     return write_atomically(target, lambda f: serialize(graph, f, options.view))
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the coauthor view of a build to ``target`` atomically."""
-    return export(Source.of(build), target)

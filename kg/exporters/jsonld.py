@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
 import pyoxigraph as ox
 
@@ -32,11 +32,10 @@ from kg.exporters.source import ExportOptions, Source
 from kg.exporters.turtle import prefixes
 from kg.vocab import RDF, XSD
 
-if TYPE_CHECKING:
-    from kg.pipeline import Build
-
 NAME = "jsonld"
 SUFFIX = ".jsonld"
+VIEW = False
+"""It writes the RDF graph, not a view."""
 
 
 def context(base: str) -> dict[str, str]:
@@ -152,8 +151,3 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     from kg.files import write_atomically
 
     return write_atomically(target, lambda f: serialize(source.store, f, source.base, source.on_disk))
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the graph of a build to ``target`` atomically."""
-    return export(Source.of(build), target)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 import pyoxigraph as ox
 
@@ -25,11 +25,10 @@ from kg.exporters.ntriples import ordered_lines
 from kg.exporters.source import ExportOptions, Source
 from kg.vocab import KG, PROV, RDF
 
-if TYPE_CHECKING:
-    from kg.pipeline import Build
-
 NAME = "nquads"
 SUFFIX = ".nq"
+VIEW = False
+"""It writes the RDF graph, not a view."""
 
 PROVENANCE_CLASSES = (KG.SourceRecord, KG.Evidence)
 """Every triple about an instance of these goes into the provenance graph."""
@@ -78,8 +77,3 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     from kg.files import write_atomically
 
     return write_atomically(target, lambda f: serialize(source.store, f, source.base, source.on_disk))
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the graph of a build to ``target`` atomically."""
-    return export(Source.of(build), target)

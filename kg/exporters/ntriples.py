@@ -25,17 +25,16 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, BinaryIO
+from typing import IO, BinaryIO
 
 import pyoxigraph as ox
 
 from kg.exporters.source import ExportOptions, Source
 
-if TYPE_CHECKING:
-    from kg.pipeline import Build
-
 NAME = "ntriples"
 SUFFIX = ".nt"
+VIEW = False
+"""It writes the RDF graph, not a view."""
 
 CHUNK = 500_000
 """Lines sorted in memory at once; larger graphs are sorted in runs on disk and merged."""
@@ -108,8 +107,3 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     from kg.files import write_atomically
 
     return write_atomically(target, lambda f: serialize(source.store, f, source.on_disk))
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the graph of a build to ``target`` atomically."""
-    return export(Source.of(build), target)

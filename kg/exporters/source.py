@@ -28,8 +28,12 @@ if TYPE_CHECKING:
 
     from kg.pipeline import Build
 
-VIEWS = ("coauthors", "topics", "papers")
-"""The networkx views graph formats (GraphML, GEXF, VOSviewer, ``edges.csv``) can be made from."""
+def views() -> tuple[str, ...]:
+    """The networkx views graph formats (GraphML, GEXF, VOSviewer, ``edges.csv``) can be made from:
+    those of ``kg.project.VIEWS`` computed whole from the store."""
+    from kg.project import VIEWS
+
+    return tuple(name for name, view in VIEWS.items() if view.whole)
 
 DEFAULT_VIEW = "coauthors"
 
@@ -76,8 +80,8 @@ class Source:
         decorated with communities, colours, sizes and positions."""
         key = f"{name}+layout" if layout else name
         if key not in self.views:
-            if name not in VIEWS:
-                raise UsageError(unknown("view", name, VIEWS), code="unknown-view")
+            if name not in views():
+                raise UsageError(unknown("view", name, views()), code="unknown-view")
             self.views[key] = _project(self.store, name, layout)
         return self.views[key]
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 import pyoxigraph as ox
 
+from kg.exporters.source import ExportOptions, Source
 from kg.store import sorted_triples
 from kg.vocab import PREFIXES
 
@@ -21,6 +22,8 @@ CHUNK = 1 << 20
 
 NAME = "turtle"
 SUFFIX = ".ttl"
+VIEW = False
+"""It writes the RDF graph, not a view."""
 
 
 def prefixes(base: str) -> dict[str, str]:
@@ -121,8 +124,8 @@ def serialize_build(build: Build, out: BinaryIO) -> None:
     serialize(build.store, out, build.base, build.store_path is not None)
 
 
-def write(build: Build, target: Path) -> Path:
-    """Write ``target`` (e.g. ``outputs/graph.ttl``) atomically."""
+def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+    """Write ``target`` (e.g. ``outputs/export/graph.ttl``) atomically."""
     from kg.files import write_atomically
 
-    return write_atomically(target, lambda f: serialize_build(build, f))
+    return write_atomically(target, lambda f: serialize(source.store, f, source.base, source.on_disk))

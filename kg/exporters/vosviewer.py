@@ -32,10 +32,11 @@ from kg.vocab import DCTERMS, FABIO, KG, SCHEMA
 if TYPE_CHECKING:
     import networkx as nx
 
-    from kg.pipeline import Build
 
 NAME = "vosviewer"
 SUFFIX = ".vosviewer.json"
+VIEW = True
+"""It writes a networkx view (``--view``), not the RDF graph."""
 
 TERMS = {
     "coauthors": ("author", "authors", "co-authorship link", "co-authorship links", "Papers together"),
@@ -168,8 +169,3 @@ def export(source: Source, target: Path, options: ExportOptions | None = None) -
     graph = source.view(options.view, options.layout)
     means = mean_years(source.store)
     return write_atomically(target, lambda f: serialize(graph, f, options.view, means))
-
-
-def write(build: Build, target: Path) -> Path:
-    """Write the coauthor view of a build to ``target`` atomically."""
-    return export(Source.of(build), target)

@@ -14,6 +14,8 @@ from kg.errors import IssueLog
 from kg.records import Mention, Record
 
 NAME = "areas"
+KINDS: tuple[str, ...] = ("area",)
+"""The kinds of mention it makes (``Mention.kind``)."""
 
 _SEPARATOR = re.compile(r"\s+·\s+")
 _NOT_WORD = re.compile(r"[^\w]+")

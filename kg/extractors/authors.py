@@ -16,6 +16,8 @@ from kg.errors import IssueLog
 from kg.records import Mention, Record
 
 NAME = "authors"
+KINDS: tuple[str, ...] = ("author",)
+"""The kinds of mention it makes (``Mention.kind``)."""
 
 _MARKERS = re.compile(r"(?:\s*[*†‡§¶]+|\s*\d+(?:,\d+)*)$")  # affiliation and equal-contribution marks
 

@@ -22,6 +22,8 @@ from kg.errors import IssueLog
 from kg.records import Location, Mention, Record, Span
 
 NAME = "links"
+KINDS: tuple[str, ...] = ("repository", "link")
+"""The kinds of mention it makes (``Mention.kind``)."""
 
 MAX_URL_LENGTH = 2000
 """Longer URLs are page noise or an attack, not a link: they are reported and skipped."""

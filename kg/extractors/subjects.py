@@ -18,6 +18,8 @@ from kg.records import Mention, Record
 from kg.vocab import ARXIV_BASE, SKOS, ontology_path
 
 NAME = "subjects"
+KINDS: tuple[str, ...] = ("subject",)
+"""The kinds of mention it makes (``Mention.kind``)."""
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """Readers: one per input format, each detecting its own format from content.
 
 ``READERS`` is the table of formats, tried in order; adding a format is one
-module plus one line here.  :func:`read_file` decodes a file, picks the
+module that is a :class:`Reader` plus one line here.  :func:`read_file` decodes a file, picks the
 reader whose ``sniff`` accepts its first kilobytes, and yields its records;
 anything wrong is reported to the :class:`~kg.errors.IssueLog`, never raised.
 """
@@ -13,14 +13,33 @@ import hashlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from typing import Protocol
 
 from kg.errors import IssueLog
 from kg.readers import atom, bibtex, daily, jsonl, listing, oai, profile
 from kg.readers.text import SNIFF_BYTES, TextFile, open_text
 from kg.records import Location, Record, SourceFile
 
-READERS: dict[str, ModuleType] = {
+
+class Reader(Protocol):
+    """What a reader module has (modules are checked against it where the table is typed)."""
+
+    NAME: str
+    """The format's name, recorded on every record it reads (``Record.reader``)."""
+    RANK: int
+    """Which source wins a field when records of one paper disagree: lower wins (the arXiv API over a
+    listing page)."""
+
+    def sniff(self, head: str) -> bool:
+        """Whether ``head``, the start of a file, is in this format."""
+        ...
+
+    def read(self, text: TextFile, source: SourceFile, log: IssueLog) -> Iterator[Record]:
+        """The records of a file in this format; problems go to ``log``, never raised."""
+        ...
+
+
+READERS: dict[str, Reader] = {
     # the precise standard formats first: a page sniff is looser
     oai.NAME: oai,
     atom.NAME: atom,
@@ -30,7 +49,13 @@ READERS: dict[str, ModuleType] = {
     listing.NAME: listing,
     daily.NAME: daily,
 }
-"""Formats in the order they are tried; each module has NAME, sniff() and read()."""
+"""Formats in the order they are tried."""
+
+
+def rank(reader: str) -> int:
+    """The authority of a reader's records (:attr:`Reader.RANK`); a name no reader has ranks last."""
+    module = READERS.get(reader)
+    return module.RANK if module is not None else len(READERS)
 
 
 def detect(head: str) -> str | None:

@@ -40,6 +40,8 @@ from kg.readers.text import TextFile, clean
 from kg.records import Location, Record, SourceFile, Span
 
 NAME = "arxiv-atom"
+RANK = 0
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 

@@ -36,6 +36,8 @@ from kg.readers.text import TextFile, clean
 from kg.records import Location, Record, SourceFile, Span
 
 NAME = "bibtex"
+RANK = 3
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 MAX_BYTES = 100 * 1024 * 1024
 """Largest BibTeX file read (it is parsed as one string)."""

@@ -10,6 +10,8 @@ from kg.readers.text import TextFile
 from kg.records import Location, Record, SourceFile
 
 NAME = "daily"
+RANK = 6
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 HEADER = "Daily Papers"
 

@@ -40,6 +40,8 @@ from kg.readers.text import TextFile, clean
 from kg.records import Location, Record, SourceFile, Span
 
 NAME = "arxiv-jsonl"
+RANK = 2
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 _FIELDS = ("title", "abstract", "authors", "authors_parsed", "categories", "summary")
 

@@ -15,6 +15,8 @@ from kg.readers.text import TextFile
 from kg.records import Location, Record, SourceFile, Span
 
 NAME = "listing"
+RANK = 5
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 HEADER = "论文检索"
 _AREA = re.compile(r"^[^\s·][^·]{0,78} · [^·]{1,80}$")

@@ -34,6 +34,8 @@ from kg.readers.text import TextFile
 from kg.records import Location, Record, SourceFile, Span
 
 NAME = "arxiv-oai"
+RANK = 1
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 
 def sniff(head: str) -> bool:

@@ -17,6 +17,8 @@ from kg.readers.text import TextFile
 from kg.records import Location, Record, SourceFile, Span
 
 NAME = "profile"
+RANK = 4
+"""Authority when merged records disagree (lower wins; see ``kg.readers.Reader``)."""
 
 _YEAR = re.compile(r"^arXiv\s?(\d{4})$")
 _SUBJECTS = re.compile(r"^(?:[a-z][a-z-]*(?:\.[A-Za-z][A-Za-z-]*)?\s*↗\s*)+$")

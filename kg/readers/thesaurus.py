@@ -1,7 +1,7 @@
 """The user's thesaurus (``kg build --thesaurus FILE``): VOSviewer's tab-separated format.
 
 Not a paper format (it is not in ``READERS``): the build reads it once, before anything else, and
-resolution applies it where identity is decided (``kg.resolve.Curation``).  The first line is the
+resolution applies it where identity is decided (``kg.curation.Curation``).  The first line is the
 header ``label<TAB>replace by`` (VOSviewer's, read ignoring case); then one row per term: the term
 as written, a tab, and what to replace it by; an empty replacement drops the term.  A bad row is a
 warning and the build goes on without it.

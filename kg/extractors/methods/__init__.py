@@ -37,6 +37,7 @@ from .names import NamedMethod, coined_names, defined_names
 from .vocabulary import METHOD_BASE, SCHEME, Concept, load_taxonomy, taxonomy_path
 
 __all__ = [
+    "KINDS",
     "MAX_CHARS",
     "METHOD_BASE",
     "NAME",
@@ -57,6 +58,8 @@ __all__ = [
 ]
 
 NAME = "methods"
+KINDS: tuple[str, ...] = ("method", "named-method", "introduced-method", "introduced-resource")
+"""The kinds of mention it makes (``Mention.kind``)."""
 
 MAX_CHARS = 200_000
 """Longer fields are cut to this many characters (with a warning): bounded work per abstract."""
