@@ -178,8 +178,91 @@ def _build(
         resolution=resolution_key(thesaurus.digest if thesaurus is not None else ""),
     )
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
-    tally = {"read": 0, "reused": 0}
-    accepted: list[tuple[InputFile, str, os.stat_result]] = []
+    reading = _Reading(_accepted(files, previous, reuse, log), options, manifest, reuse, log, progress, fresh)
+    graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
+    # an on-disk store is a big graph's: its graph.ttl is written as the triples are loaded
+    stream = options.store / turtle.STREAM if options.store is not None else None
+    streamed_sha256 = ""
+    extraction = Extraction(options.extractors, options.workers, options.scheduler)
+    try:
+        with extraction:
+            # first pass: which records make each paper, from their identity keys alone; then the
+            # papers are made, assembled and loaded while the records are read and extracted, and
+            # only records waiting for the others of their paper are held
+            remembered = (
+                _known_keys(options.cache, manifest.extraction)
+                if reuse and options.cache is not None
+                else None
+            )
+            identities = extraction.identify(reading.accepted, remembered, fresh_keys, progress)
+            plan = Plan.of(identities)
+            identified = time.perf_counter()
+            streaming = Streaming(plan, log, reading.records(extraction), reading.observe, curation)
+            del plan
+            renamed = curation.labels if curation is not None else {}
+            quads = itertools.chain(
+                relabel(ontology_triples(), renamed) if options.taxonomies else (),
+                assemble(streaming, Namer(options.base), codes().values()),
+            )
+            if stream is None:
+                stores.load(graph, quads)
+            else:
+                streamed_sha256 = _load_writing_turtle(graph, quads, stream, options.base)
+        # counted once: an on-disk store counts by reading its index, which takes seconds on a big graph
+        triples = len(graph)
+        if stream is not None and triples <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted
+            stream.unlink()
+            stream = None
+        loaded = time.perf_counter()
+        if options.store is not None:
+            if progress is not None:
+                progress(Step("optimizing", None, len(reading.accepted), len(reading.accepted)))
+            # the bulk loader leaves many small sorted files; compacted, an index lookup costs a fraction
+            # of what it did (the compaction is repaid by the pages and every query)
+            graph.optimize()
+    except OSError as e:  # the on-disk store's disk is full or went read-only
+        traceback.clear_frames(e.__traceback__)  # the frames' locals hold the store (and its files) open
+        del graph
+        if options.store is not None:
+            shutil.rmtree(options.store, ignore_errors=True)
+        where = options.store and stores.shown(options.store)
+        raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
+    optimized = time.perf_counter()
+    manifest.papers = dict(sorted(manifest.papers.items()))
+    return Build(
+        timings={
+            "identify": identified - started,
+            "read+extract+assemble": loaded - identified,
+            "optimize": optimized - loaded,
+        },
+        store=graph,
+        counts=streaming.counts(),
+        log=log,
+        base=options.base,
+        files=files,
+        files_read=reading.read,
+        files_reused=reading.reused,
+        triples=triples,
+        seconds=time.perf_counter() - started,
+        manifest=manifest,
+        fresh=fresh,
+        fresh_keys=fresh_keys,
+        changes=changes(previous.papers, manifest.papers),
+        store_path=options.store,
+        turtle=stream,
+        turtle_sha256=streamed_sha256,
+    )
+
+
+Accepted = tuple[InputFile, str, os.stat_result]
+"""An input file a build reads: the file, its SHA-256 and its state when it was first looked at."""
+
+
+def _accepted(files: list[InputFile], previous: Manifest, reuse: bool, log: IssueLog) -> list[Accepted]:
+    """The files to read, each with its SHA-256 (taken from the previous manifest when the file's size
+    and time are unchanged and the cache is reused); an unreadable file or a second copy of one is
+    said and skipped."""
+    accepted: list[Accepted] = []
     digests: dict[str, str] = {}
     for item in files:
         try:
@@ -197,27 +280,46 @@ def _build(
             continue
         digests[key] = item.shown
         accepted.append((item, key, st))
+    return accepted
 
-    def records(extraction: Extraction) -> Iterator[tuple[Place, Record, list[Mention]]]:
-        """The second pass: every record with its mentions (read and extracted, or from the cache)."""
-        for done, (item, key, st) in enumerate(accepted):
-            if progress is not None:
-                progress(Step("reading", item, done, len(accepted)))
+
+@dataclass
+class _Reading:
+    """The second pass of a build: every record of the accepted files with its mentions, read and
+    extracted or taken from the cache; it fills the new manifest (files, papers) and the fresh cache
+    entries, and counts the files read and reused."""
+
+    accepted: list[Accepted]
+    options: BuildOptions
+    manifest: Manifest
+    reuse: bool
+    log: IssueLog
+    progress: Progress | None
+    fresh: Entries
+    read: int = 0
+    reused: int = 0
+
+    def records(self, extraction: Extraction) -> Iterator[tuple[Place, Record, list[Mention]]]:
+        """Each record by its place (file SHA-256, ordinal), with its mentions."""
+        cache = self.options.cache
+        for done, (item, key, st) in enumerate(self.accepted):
+            if self.progress is not None:
+                self.progress(Step("reading", item, done, len(self.accepted)))
             cached = (
-                _cached(options.cache, item.shown, key, manifest.extraction)
-                if reuse and options.cache is not None
+                _cached(cache, item.shown, key, self.manifest.extraction)
+                if self.reuse and cache is not None
                 else None
             )
             items: Iterable[tuple[Record, list[Mention]]]
             if cached is not None:
-                replay(cached, log)
-                tally["reused"] += 1
+                replay(cached, self.log)
+                self.reused += 1
                 items = cached.items
                 cached.items = []
             else:
                 extract = Extract()
-                items = extraction.stream(item, key, log, extract)
-                tally["read"] += 1
+                items = extraction.stream(item, key, self.log, extract)
+                self.read += 1
             source = None
             ordinal = 0
             for record, mentions in _draining(items):
@@ -226,104 +328,32 @@ def _build(
                 ordinal += 1
             _unchanged(item, st)  # every file: its papers were planned from it as it was then
             if cached is None:
-                fresh[item.shown] = dumps_extract(extract, source)
-            manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
+                self.fresh[item.shown] = dumps_extract(extract, source)
+            self.manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
 
-    def observe(paper: Paper) -> None:
-        manifest.papers[paper.key] = paper_hash(paper)
+    def observe(self, paper: Paper) -> None:
+        """A paper made: the manifest remembers its hash (what a rebuild compares)."""
+        self.manifest.papers[paper.key] = paper_hash(paper)
 
-    graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
-    namer = Namer(options.base)
-    # an on-disk store is a big graph's: its graph.ttl is written as the triples are loaded
-    stream = options.store / turtle.STREAM if options.store is not None else None
-    streamed_sha256 = ""
-    extraction = Extraction(options.extractors, options.workers, options.scheduler)
-    try:
-        with extraction:
-            # first pass: which records make each paper, from their identity keys alone; then the
-            # papers are made, assembled and loaded while the records are read and extracted, and
-            # only records waiting for the others of their paper are held
-            remembered = (
-                _known_keys(options.cache, manifest.extraction)
-                if reuse and options.cache is not None
-                else None
-            )
-            identities = extraction.identify(accepted, remembered, fresh_keys, progress)
-            plan = Plan.of(identities)
-            identified = time.perf_counter()
-            streaming = Streaming(plan, log, records(extraction), observe, curation)
-            del plan
-            renamed = curation.labels if curation is not None else {}
-            quads = itertools.chain(
-                relabel(ontology_triples(), renamed) if options.taxonomies else (),
-                assemble(streaming, namer, codes().values()),
-            )
-            if stream is None:
-                stores.load(graph, quads)
-            else:
-                with open(stream, "wb") as f:
-                    # hashed as it is written: graph.ttl's SHA-256 is the build's generation, and
-                    # the file is then renamed into place, never read again
-                    hashing = Hashing(f)
-                    sink = cast(BinaryIO, hashing)
-                    if stores.STREAMED:
-                        # the loader reads graph.ttl's own text as it is written: the quads are
-                        # serialized once, not also as N-Quads for the loader
-                        with stores.Loader(graph, ox.RdfFormat.TURTLE) as loader:
-                            turtle.write_stream(quads, loader.tee(sink), options.base)
-                    else:
-                        with stores.Loader(graph) as loader:
-                            turtle.write_stream(loader.loading(quads), sink, options.base)
-                    f.flush()
-                    os.fsync(f.fileno())
-                    streamed_sha256 = hashing.digest.hexdigest()
-        # counted once: an on-disk store counts by reading its index, which takes seconds on a big graph
-        triples = len(graph)
-        if stream is not None and triples <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted
-            stream.unlink()
-            stream = None
-        loaded = time.perf_counter()
-        if options.store is not None:
-            if progress is not None:
-                progress(Step("optimizing", None, len(accepted), len(accepted)))
-            # the bulk loader leaves many small sorted files; compacted, an index lookup costs a fraction
-            # of what it did (the compaction is repaid by the pages and every query)
-            graph.optimize()
-    except OSError as e:  # the on-disk store's disk is full or went read-only
-        traceback.clear_frames(e.__traceback__)  # the frames' locals hold the store (and its files) open
-        del graph
-        if options.store is not None:
-            shutil.rmtree(options.store, ignore_errors=True)
-        where = options.store and stores.shown(options.store)
-        raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
-    optimized = time.perf_counter()
-    counts = streaming.counts()
-    manifest.papers = dict(sorted(manifest.papers.items()))
-    read, reused = tally["read"], tally["reused"]
-    timings = {
-        "identify": identified - started,
-        "read+extract+assemble": loaded - identified,
-        "optimize": optimized - loaded,
-    }
-    return Build(
-        timings=timings,
-        store=graph,
-        counts=counts,
-        log=log,
-        base=options.base,
-        files=files,
-        files_read=read,
-        files_reused=reused,
-        triples=triples,
-        seconds=time.perf_counter() - started,
-        manifest=manifest,
-        fresh=fresh,
-        fresh_keys=fresh_keys,
-        changes=changes(previous.papers, manifest.papers),
-        store_path=options.store,
-        turtle=stream,
-        turtle_sha256=streamed_sha256,
-    )
+
+def _load_writing_turtle(graph: ox.Store, quads: Iterable[ox.Quad], stream: Path, base: str) -> str:
+    """Load ``quads`` into the on-disk store ``graph`` while writing them as Turtle to ``stream``
+    (the build's graph.ttl, renamed into place later and never read again); its SHA-256."""
+    with open(stream, "wb") as f:
+        # hashed as it is written: graph.ttl's SHA-256 is the build's generation
+        hashing = Hashing(f)
+        sink = cast(BinaryIO, hashing)
+        if stores.STREAMED:
+            # the loader reads graph.ttl's own text as it is written: the quads are serialized once,
+            # not also as N-Quads for the loader
+            with stores.Loader(graph, ox.RdfFormat.TURTLE) as loader:
+                turtle.write_stream(quads, loader.tee(sink), base)
+        else:
+            with stores.Loader(graph) as loader:
+                turtle.write_stream(loader.loading(quads), sink, base)
+        f.flush()
+        os.fsync(f.fileno())
+        return hashing.digest.hexdigest()
 
 
 def _make_room(store: Path) -> None:
