@@ -164,8 +164,42 @@ def create_app(options: ServerOptions) -> Starlette:
         finally:
             await pool.close()
 
+    endpoints = _Endpoints(options, pool)
+    return Starlette(
+        routes=[
+            Route("/", endpoints.page),
+            Route("/sparql", endpoints.sparql, methods=["GET", "POST"]),
+            # oxigraph serve's path too, so one URL works against either
+            Route("/query", endpoints.sparql, methods=["GET", "POST"]),
+            Route("/queries", endpoints.queries),
+            Route("/queries/{name}", endpoints.named),
+            Route("/graph", endpoints.graph),
+            Route("/views/{name}", endpoints.view),
+            Mount("/site", _SiteFiles(options.out / SITE_DIR), name="site"),
+        ],
+        middleware=[
+            Middleware(_RequestLog),
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(options.cors_origins),
+                allow_methods=["GET", "POST", "OPTIONS"],
+                allow_headers=["Accept", "Content-Type"],
+                expose_headers=["X-Kg-Rows", "X-Kg-Truncated", "X-Kg-Row-Limit"],
+            ),
+        ],
+        lifespan=lifespan,
+    )
+
+
+class _Endpoints:
+    """The handlers of ``kg serve``'s routes, over one pool of query workers."""
+
+    def __init__(self, options: ServerOptions, pool: QueryPool) -> None:
+        self.options = options
+        self.pool = pool
+
     async def answer(
-        request: Request, text: str, params: dict[str, list[str]], cap: int | None = None
+        self, request: Request, text: str, params: dict[str, list[str]], cap: int | None = None
     ) -> Response:
         from kg.sparql import check_read_only
 
@@ -182,20 +216,20 @@ def create_app(options: ServerOptions) -> Starlette:
             results_format = forced
         elif forced == "turtle":
             graph_format = forced
-        rows = options.max_rows if cap is None else min(cap, options.max_rows)
+        rows = self.options.max_rows if cap is None else min(cap, self.options.max_rows)
         try:
-            got = await pool.run(text, results_format, graph_format, rows)
+            got = await self.pool.run(text, results_format, graph_format, rows)
         except QueryError as e:
             busy = {"Retry-After": "1"} if e.busy else None
             return PlainTextResponse(e.message + "\n", status_code=e.status, headers=busy)
         headers = {"X-Kg-Rows": str(got.rows)} if got.status == 200 else {}
-        if got.truncated and rows == options.max_rows:  # a smaller limit asked for is not a cut
+        if got.truncated and rows == self.options.max_rows:  # a smaller limit asked for is not a cut
             headers["X-Kg-Truncated"] = "true"
-            headers["X-Kg-Row-Limit"] = str(options.max_rows)
+            headers["X-Kg-Row-Limit"] = str(self.options.max_rows)
         request.state.rows = got.rows
         return Response(got.body, status_code=got.status, media_type=got.media_type, headers=headers)
 
-    async def sparql(request: Request) -> Response:
+    async def sparql(self, request: Request) -> Response:
         try:
             params = _parameters(request.scope["query_string"])
         except _BadRequest as e:
@@ -205,33 +239,33 @@ def create_app(options: ServerOptions) -> Starlette:
                 return _refuse_update()
             if len(params.get("query", [])) != 1:
                 return PlainTextResponse("give exactly one 'query' parameter (SPARQL 1.1 Protocol)\n", 400)
-            return await answer(request, params["query"][0], params)
+            return await self.answer(request, params["query"][0], params)
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind == "application/sparql-update" or "update" in params:
             return _refuse_update()
         try:
-            body = await _read_body(request, options.max_body, options.read_timeout)
+            body = await _read_body(request, self.options.max_body, self.options.read_timeout)
         except _TooLarge:
-            return PlainTextResponse(f"request body over {options.max_body} bytes\n", status_code=413)
+            return PlainTextResponse(f"request body over {self.options.max_body} bytes\n", status_code=413)
         except _TooSlow:
-            return _closing(f"request body not received within {options.read_timeout:g} s\n", 408)
+            return _closing(f"request body not received within {self.options.read_timeout:g} s\n", 408)
         try:
             if kind == "application/sparql-query":
-                return await answer(request, _utf8(body, "request body"), params)
+                return await self.answer(request, _utf8(body, "request body"), params)
             if kind == "application/x-www-form-urlencoded":
                 form = _parameters(body)
                 if "update" in form:
                     return _refuse_update()
                 if len(form.get("query", [])) != 1:
                     return PlainTextResponse("the form needs exactly one 'query' field\n", status_code=400)
-                return await answer(request, form["query"][0], {**params, **form})
+                return await self.answer(request, form["query"][0], {**params, **form})
         except _BadRequest as e:
             return PlainTextResponse(f"{e}\n", status_code=400)
         return PlainTextResponse(
             "POST application/sparql-query or application/x-www-form-urlencoded\n", status_code=415
         )
 
-    async def queries(request: Request) -> Response:
+    async def queries(self, request: Request) -> Response:
         from kg.queries import QUERIES
 
         listing = [
@@ -254,7 +288,7 @@ def create_app(options: ServerOptions) -> Starlette:
         ]
         return JSONResponse(listing)
 
-    async def named(request: Request) -> Response:
+    async def named(self, request: Request) -> Response:
         from kg.queries import QUERIES, sized
         from kg.sparql import bind
 
@@ -272,9 +306,9 @@ def create_app(options: ServerOptions) -> Starlette:
             text = bind(sized(query.text, cap), query.bindings(values))
         except (KgError, _BadRequest) as e:
             return PlainTextResponse(str(e) + "\n", status_code=400)
-        return await answer(request, text, params, cap)
+        return await self.answer(request, text, params, cap)
 
-    async def page(request: Request) -> Response:
+    async def page(self, request: Request) -> Response:
         from kg.queries import QUERIES
 
         names = "".join(
@@ -283,51 +317,26 @@ def create_app(options: ServerOptions) -> Starlette:
         )
         return HTMLResponse(PAGE.replace("{{options}}", names))
 
-    async def graph(request: Request) -> Response:
+    async def graph(self, request: Request) -> Response:
         """The graph views written beside the store (``OUT/*.html``): one is served, several are listed."""
-        views = sorted(p.name for p in options.out.glob("*.html") if p.is_file())
+        views = sorted(p.name for p in self.options.out.glob("*.html") if p.is_file())
         if not views:
-            return PlainTextResponse(f"no graph view in {options.out} (no .html file written there)\n", 404)
+            return PlainTextResponse(f"no graph view in {self.options.out} (no .html file written there)\n", 404)
         if len(views) == 1 or "graph.html" in views:
-            return FileResponse(options.out / ("graph.html" if "graph.html" in views else views[0]))
+            return FileResponse(self.options.out / ("graph.html" if "graph.html" in views else views[0]))
         links = "".join(f'<li><a href="/views/{html.escape(v)}">{html.escape(v)}</a></li>' for v in views)
         return HTMLResponse(
             f"<!doctype html><title>kg graph views</title><h1>Graph views</h1><ul>{links}</ul>"
         )
 
-    async def view(request: Request) -> Response:
+    async def view(self, request: Request) -> Response:
         name = request.path_params["name"]
-        views = {p.name for p in options.out.glob("*.html") if p.is_file()}
+        views = {p.name for p in self.options.out.glob("*.html") if p.is_file()}
         if name not in views and f"{name}.html" in views:  # /views/coauthors is /views/coauthors.html
             name = f"{name}.html"
         if name not in views:  # only files listed in OUT, never a path from the request
             return PlainTextResponse(unknown("view", name, sorted(views)) + "\n", 404)
-        return FileResponse(options.out / name, media_type="text/html")
-
-    return Starlette(
-        routes=[
-            Route("/", page),
-            Route("/sparql", sparql, methods=["GET", "POST"]),
-            # oxigraph serve's path too, so one URL works against either
-            Route("/query", sparql, methods=["GET", "POST"]),
-            Route("/queries", queries),
-            Route("/queries/{name}", named),
-            Route("/graph", graph),
-            Route("/views/{name}", view),
-            Mount("/site", _SiteFiles(options.out / SITE_DIR), name="site"),
-        ],
-        middleware=[
-            Middleware(_RequestLog),
-            Middleware(
-                CORSMiddleware,
-                allow_origins=list(options.cors_origins),
-                allow_methods=["GET", "POST", "OPTIONS"],
-                allow_headers=["Accept", "Content-Type"],
-                expose_headers=["X-Kg-Rows", "X-Kg-Truncated", "X-Kg-Row-Limit"],
-            ),
-        ],
-        lifespan=lifespan,
-    )
+        return FileResponse(self.options.out / name, media_type="text/html")
 
 
 class _SiteFiles:
