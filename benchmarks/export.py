@@ -52,9 +52,9 @@ def child(name: str, build: Path, target: Path) -> int:
     """Run one export (in the measured child process): a format, ``FORMAT+layout``, or ``dump``
     (Oxigraph's own ``Store.dump`` of the whole store as N-Quads, the reference)."""
     from kg.exporters import export
-    from kg.exporters.source import ExportOptions, Source
+    from kg.exporters.built import BuiltGraph, ExportOptions
 
-    source = Source.open(build)
+    source = BuiltGraph.open(build)
     started = time.perf_counter()
     if name == "dump":
         import pyoxigraph as ox

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from kg.project import Source, _articles, _arxiv_url, _pairs, _year
+from kg.project import Queryable, _articles, _arxiv_url, _pairs, _year
 
 LISTED = 50
 """Papers a node lists at most (its newest); the count of all of them is the node's ``papers``."""
@@ -64,7 +64,7 @@ class NodePapers:
     """Per node, the mean publication year of its dated papers (nodes with none are left out)."""
 
 
-def node_papers(store: Source, graph: nx.Graph, listed: int = LISTED) -> NodePapers:
+def node_papers(store: Queryable, graph: nx.Graph, listed: int = LISTED) -> NodePapers:
     """The papers of each node of ``graph`` (a view of ``kg.project``: node keys are IRIs)."""
     wanted: dict[str, set[str]] = defaultdict(set)  # type -> IRIs of that type's nodes
     for node, kind in graph.nodes(data="type", default="person"):

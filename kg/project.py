@@ -54,8 +54,8 @@ class Endpoint:
     timeout: float | None = 600.0
 
 
-Source = ox.Store | Endpoint
-"""Where a view's rows come from."""
+Queryable = ox.Store | Endpoint
+"""What a view is computed from: a store, or a SPARQL endpoint (both answer SELECT queries)."""
 
 Counting = Literal["full", "fractional"]
 
@@ -67,7 +67,7 @@ def _prefixes() -> str:
     return "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in sorted(PREFIXES.items()))
 
 
-def _select(store: Source, query: str) -> list[dict[str, str]]:
+def _select(store: Queryable, query: str) -> list[dict[str, str]]:
     """Rows of a SELECT query: variable -> lexical value (unbound variables left out)."""
     if isinstance(store, Endpoint):
         return _select_remote(store, _prefixes() + query)
@@ -168,7 +168,7 @@ def _node(
     }
 
 
-def _pairs(store: Source, predicate: str) -> list[tuple[str, str]]:
+def _pairs(store: Queryable, predicate: str) -> list[tuple[str, str]]:
     """(subject, object) of every statement of one predicate (a prefixed name), as lexical values.
 
     Views join such scans in Python: one scan of a property is far cheaper than a query that
@@ -190,7 +190,7 @@ def _pairs(store: Source, predicate: str) -> list[tuple[str, str]]:
     ]
 
 
-def _articles(store: Source) -> set[str]:
+def _articles(store: Queryable) -> set[str]:
     """The papers: everything typed ``schema:ScholarlyArticle``."""
     if isinstance(store, Endpoint):
         return {row["s"] for row in _select(store, "SELECT ?s WHERE { ?s a schema:ScholarlyArticle }")}
@@ -200,7 +200,7 @@ def _articles(store: Source) -> set[str]:
     return {s.value for (s,) in solutions if not isinstance(s, ox.Triple)}
 
 
-def _paper_years(store: Source, articles: set[str] | None = None) -> dict[str, int]:
+def _paper_years(store: Queryable, articles: set[str] | None = None) -> dict[str, int]:
     articles = _articles(store) if articles is None else articles
     years: dict[str, int] = {}
     for paper, year in _pairs(store, "fabio:hasPublicationYear"):
@@ -213,7 +213,7 @@ def _paper_years(store: Source, articles: set[str] | None = None) -> dict[str, i
 
 
 def coauthors(
-    store: Source,
+    store: Queryable,
     *,
     counting: Counting = "full",
     max_authors: int = 25,
@@ -311,7 +311,7 @@ def coauthors(
 # --- topics ----------------------------------------------------------------------------------------------
 
 
-def generic_concepts(store: Source) -> set[str]:
+def generic_concepts(store: Queryable) -> set[str]:
     """The umbrella concepts (``kg:generic true``: neural network, language model, ...), by IRI.
 
     They say little about what a paper does, so the topic view leaves them out unless asked.
@@ -320,7 +320,7 @@ def generic_concepts(store: Source) -> set[str]:
 
 
 def _concepts(
-    store: Source, generic: bool = False
+    store: Queryable, generic: bool = False
 ) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]], int]:
     """Papers of each method and subject concept, the concepts' labels and types, and how many
     generic concepts papers mention that were left out (none when ``generic``)."""
@@ -365,7 +365,7 @@ def _shown(label: str, notation: str) -> str:
     return f"{label} ({notation})" if label and notation and label != notation else label or notation
 
 
-def topics(store: Source, *, min_occurrences: int = 1, generic: bool = False) -> nx.Graph:
+def topics(store: Queryable, *, min_occurrences: int = 1, generic: bool = False) -> nx.Graph:
     """Method concepts (``schema:mentions``) and arXiv subjects (``dcterms:subject``), linked by co-occurrence.
 
     A concept is kept when at least ``min_occurrences`` papers use it; the
@@ -412,7 +412,7 @@ _RELATIONS = (
 )
 
 
-def papers(store: Source) -> nx.Graph:
+def papers(store: Queryable) -> nx.Graph:
     """The typed graph: papers linked to their persons, subjects, methods, repositories and areas.
 
     Edges have ``weight`` 1.0 and a ``relation`` (``creator``, ``subject``,
@@ -522,7 +522,7 @@ def find(graph: nx.Graph, focus: str) -> str:
     raise KgError(f"{focus!r} names {len(partial)} nodes; be more precise: {shown}", code="ambiguous-focus")
 
 
-def ego(store: Source, focus: str, depth: int = 2) -> nx.Graph:
+def ego(store: Queryable, focus: str, depth: int = 2) -> nx.Graph:
     """The neighbourhood of one person, paper, subject, method or repository in the typed graph.
 
     ``focus`` is an IRI or a label (see :func:`find`); ``depth`` counts steps in
@@ -564,7 +564,7 @@ class ViewOptions:
     """topics: keep the generic (umbrella) concepts, ``kg:generic true``, that it leaves out by default."""
 
 
-def _coauthors(store: Source, o: ViewOptions) -> nx.Graph:
+def _coauthors(store: Queryable, o: ViewOptions) -> nx.Graph:
     """Persons linked by joint papers (full or fractional counting)."""
     return coauthors(
         store,
@@ -575,17 +575,17 @@ def _coauthors(store: Source, o: ViewOptions) -> nx.Graph:
     )
 
 
-def _topics(store: Source, o: ViewOptions) -> nx.Graph:
+def _topics(store: Queryable, o: ViewOptions) -> nx.Graph:
     """Methods and arXiv subjects linked by co-occurrence in papers."""
     return topics(store, min_occurrences=o.min_occurrences, generic=o.generic)
 
 
-def _papers(store: Source, o: ViewOptions) -> nx.Graph:
+def _papers(store: Queryable, o: ViewOptions) -> nx.Graph:
     """Papers with their persons, subjects, methods, repositories and areas."""
     return papers(store)
 
 
-def _ego(store: Source, o: ViewOptions) -> nx.Graph:
+def _ego(store: Queryable, o: ViewOptions) -> nx.Graph:
     """The neighbourhood of one person, paper or concept (--focus, --depth)."""
     if not o.focus:
         raise KgError(
@@ -598,7 +598,7 @@ def _ego(store: Source, o: ViewOptions) -> nx.Graph:
 class View:
     """A view in the table: how it is computed from a store, and what it is."""
 
-    compute: Callable[[Source, ViewOptions], nx.Graph]
+    compute: Callable[[Queryable, ViewOptions], nx.Graph]
     """The undecorated graph of the view (cut and decorated by :func:`view`)."""
     whole: bool = True
     """It can be computed whole from the store alone (graph exports take it with ``--view``);
@@ -621,7 +621,7 @@ function that computes it plus one line here."""
 
 
 def view(
-    store: Source, name: str, options: ViewOptions | None = None, *, decorated: bool = True
+    store: Queryable, name: str, options: ViewOptions | None = None, *, decorated: bool = True
 ) -> nx.Graph:
     """The named view, cut to ``max_nodes`` and (unless not ``decorated``) decorated with communities,
     colours, sizes and a layout (:func:`decorate`): what ``kg viz`` draws and exporters write.

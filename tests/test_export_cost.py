@@ -17,8 +17,8 @@ from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.exporters import export
 from kg.exporters import turtle as turtle_module
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.ntriples import in_store_order
-from kg.exporters.source import ExportOptions, Source
 from kg.pipeline import Build
 
 runner = CliRunner()
@@ -33,7 +33,7 @@ def built(seed_build: Build, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_view_is_decorated_only_when_asked(built: Path) -> None:
-    source = Source.open(built)
+    source = BuiltGraph.open(built)
     plain = source.view("coauthors")
     laid_out = source.view("coauthors", layout=True)
     assert source.view("coauthors") is plain  # computed once
@@ -48,8 +48,8 @@ def test_a_view_is_decorated_only_when_asked(built: Path) -> None:
 @pytest.mark.parametrize("name", ["graphml", "gexf"])
 def test_graph_formats_carry_positions_only_with_layout(name: str, built: Path, tmp_path: Path) -> None:
     read = nx.read_graphml if name == "graphml" else nx.read_gexf
-    plain = read(export(name, Source.open(built), tmp_path / f"a.{name}"))
-    laid_out = read(export(name, Source.open(built), tmp_path / f"b.{name}", ExportOptions(layout=True)))
+    plain = read(export(name, BuiltGraph.open(built), tmp_path / f"a.{name}"))
+    laid_out = read(export(name, BuiltGraph.open(built), tmp_path / f"b.{name}", ExportOptions(layout=True)))
     assert set(plain.nodes) == set(laid_out.nodes) and plain.number_of_edges() == laid_out.number_of_edges()
     for node, data in plain.nodes(data=True):
         assert "x" not in data and "community" not in data and "viz" not in data
@@ -62,9 +62,9 @@ def test_graph_formats_carry_positions_only_with_layout(name: str, built: Path, 
 
 
 def test_vosviewer_leaves_clusters_and_layout_to_vosviewer_unless_asked(built: Path, tmp_path: Path) -> None:
-    plain = json.loads(export("vosviewer", Source.open(built), tmp_path / "a.json").read_text("utf-8"))
+    plain = json.loads(export("vosviewer", BuiltGraph.open(built), tmp_path / "a.json").read_text("utf-8"))
     laid_out = json.loads(
-        export("vosviewer", Source.open(built), tmp_path / "b.json", ExportOptions(layout=True)).read_text("utf-8")
+        export("vosviewer", BuiltGraph.open(built), tmp_path / "b.json", ExportOptions(layout=True)).read_text("utf-8")
     )
     for item in plain["network"]["items"]:
         assert "x" not in item and "cluster" not in item
@@ -87,12 +87,12 @@ def test_kg_export_layout_option(built: Path, tmp_path: Path) -> None:
 def test_a_large_on_disk_store_is_written_in_its_own_order(
     name: str, fmt: str, built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sorted_file = export(name, Source.open(built), tmp_path / f"sorted.{name}")
+    sorted_file = export(name, BuiltGraph.open(built), tmp_path / f"sorted.{name}")
     monkeypatch.setattr(turtle_module, "SORT_LIMIT", 100)  # the seeds' store counts as large
-    source = Source.open(built)
+    source = BuiltGraph.open(built)
     assert in_store_order(source.store, source.on_disk)
     streamed = export(name, source, tmp_path / f"streamed.{name}")
-    again = export(name, Source.open(built), tmp_path / f"again.{name}")
+    again = export(name, BuiltGraph.open(built), tmp_path / f"again.{name}")
     assert streamed.read_bytes() == again.read_bytes()  # deterministic
     assert streamed.read_bytes() != sorted_file.read_bytes()  # another order (or, JSON-LD, form)
 
@@ -114,5 +114,5 @@ def test_a_large_on_disk_store_is_written_in_its_own_order(
 
 def test_an_in_memory_store_is_always_sorted(seed_build: Build, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(turtle_module, "SORT_LIMIT", 100)
-    source = Source.of(seed_build)
+    source = BuiltGraph.of(seed_build)
     assert not in_store_order(source.store, source.on_disk)

@@ -22,9 +22,9 @@ from kg.cli import app
 from kg.errors import KgError
 from kg.exporters import EXPORTERS, default_target, export
 from kg.exporters import ntriples as nt_module
+from kg.exporters.built import BuiltGraph, ExportOptions, guess_base
 from kg.exporters.csvfolder import paper_rows
 from kg.exporters.nquads import provenance_graph
-from kg.exporters.source import ExportOptions, Source, guess_base
 from kg.files import atomic, write_atomically
 from kg.pipeline import Build
 from kg.vocab import KG, PROV
@@ -118,8 +118,8 @@ def hostile_view() -> nx.Graph:
 
 
 @pytest.fixture(scope="module")
-def source(seed_build: Build) -> Source:
-    s = Source.of(seed_build)
+def source(seed_build: Build) -> BuiltGraph:
+    s = BuiltGraph.of(seed_build)
     view = coauthor_view(seed_build.store)
     s.views.update({"coauthors": view, "topics": view, "papers": view})
     return s
@@ -138,7 +138,7 @@ def built(seed_build: Build, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("name", sorted(RDF_FORMATS))
 def test_rdf_export_parses_back_isomorphic_with_rdflib(
-    name: str, source: Source, seed_graph: rdflib.Graph, tmp_path: Path
+    name: str, source: BuiltGraph, seed_graph: rdflib.Graph, tmp_path: Path
 ) -> None:
     target = export(name, source, tmp_path / f"graph{EXPORTERS[name].SUFFIX}")
     if name == "nquads":
@@ -155,7 +155,7 @@ def test_rdf_export_parses_back_isomorphic_with_rdflib(
 
 
 @pytest.mark.parametrize("name", sorted(OX_FORMATS))
-def test_rdf_export_parses_back_equal_with_pyoxigraph(name: str, source: Source, tmp_path: Path) -> None:
+def test_rdf_export_parses_back_equal_with_pyoxigraph(name: str, source: BuiltGraph, tmp_path: Path) -> None:
     target = export(name, source, tmp_path / f"graph{EXPORTERS[name].SUFFIX}")
     expected = {(q.subject, q.predicate, q.object) for q in source.store}
     with target.open("rb") as f:
@@ -164,7 +164,7 @@ def test_rdf_export_parses_back_equal_with_pyoxigraph(name: str, source: Source,
     assert got == expected
 
 
-def test_nquads_keeps_provenance_in_its_named_graph(source: Source, tmp_path: Path) -> None:
+def test_nquads_keeps_provenance_in_its_named_graph(source: BuiltGraph, tmp_path: Path) -> None:
     target = export("nquads", source, tmp_path / "graph.nq")
     graph = ox.NamedNode(provenance_graph(source.base))
     with target.open("rb") as f:
@@ -182,7 +182,7 @@ def test_nquads_keeps_provenance_in_its_named_graph(source: Source, tmp_path: Pa
     assert sum(1 for q in provenance if q.predicate == KG.evidence) == evidence
 
 
-def test_jsonld_uses_the_prefixes_as_context(source: Source, tmp_path: Path) -> None:
+def test_jsonld_uses_the_prefixes_as_context(source: BuiltGraph, tmp_path: Path) -> None:
     document = json.loads(export("jsonld", source, tmp_path / "g.jsonld").read_text("utf-8"))
     context = document["@context"]
     assert context["dcterms"] == "http://purl.org/dc/terms/"
@@ -196,7 +196,7 @@ def test_jsonld_uses_the_prefixes_as_context(source: Source, tmp_path: Path) -> 
 
 
 def test_sorted_ntriples_spill_to_disk_give_the_same_bytes(
-    source: Source, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    source: BuiltGraph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     whole = export("ntriples", source, tmp_path / "a.nt").read_bytes()
     monkeypatch.setattr(nt_module, "CHUNK", 1000)
@@ -207,8 +207,8 @@ def test_sorted_ntriples_spill_to_disk_give_the_same_bytes(
     assert lines == sorted(lines) and len(lines) == len(source.store)
 
 
-def test_base_is_read_from_a_persisted_store(built: Path, source: Source) -> None:
-    reopened = Source.open(built)
+def test_base_is_read_from_a_persisted_store(built: Path, source: BuiltGraph) -> None:
+    reopened = BuiltGraph.open(built)
     assert reopened.base == source.base == guess_base(reopened.store)
 
 
@@ -218,8 +218,8 @@ def test_base_is_read_from_a_persisted_store(built: Path, source: Source) -> Non
 @pytest.mark.parametrize("name", sorted(EXPORTERS))
 def test_two_exports_are_byte_identical(name: str, seed_build: Build, built: Path, tmp_path: Path) -> None:
     """Once from the in-memory build, once from its persisted store (another store, another order)."""
-    first = Source.of(seed_build)
-    second = Source.open(built)
+    first = BuiltGraph.of(seed_build)
+    second = BuiltGraph.open(built)
     for s in (first, second):
         s.views["coauthors"] = coauthor_view(seed_build.store)
     a = export(name, first, tmp_path / f"a{EXPORTERS[name].SUFFIX}")
@@ -232,7 +232,7 @@ def test_two_exports_are_byte_identical(name: str, seed_build: Build, built: Pat
 # --- GraphML --------------------------------------------------------------------------------------
 
 
-def test_graphml_reads_back_with_networkx_typed(source: Source, tmp_path: Path) -> None:
+def test_graphml_reads_back_with_networkx_typed(source: BuiltGraph, tmp_path: Path) -> None:
     view = source.view("coauthors")
     target = export("graphml", source, tmp_path / "v.graphml")
     got = nx.read_graphml(target)
@@ -250,7 +250,7 @@ def test_graphml_reads_back_with_networkx_typed(source: Source, tmp_path: Path) 
         assert type(got.edges[u, v]["weight"]) is float
 
 
-def test_graphml_reads_back_with_igraph(source: Source, tmp_path: Path) -> None:
+def test_graphml_reads_back_with_igraph(source: BuiltGraph, tmp_path: Path) -> None:
     view = source.view("coauthors")
     target = export("graphml", source, tmp_path / "v.graphml")
     g = igraph.Graph.Read_GraphML(str(target))
@@ -262,7 +262,7 @@ def test_graphml_reads_back_with_igraph(source: Source, tmp_path: Path) -> None:
 
 
 def test_graphml_survives_hostile_text(tmp_path: Path) -> None:
-    source = Source(ox.Store(), views={"coauthors": hostile_view()})
+    source = BuiltGraph(ox.Store(), views={"coauthors": hostile_view()})
     target = export("graphml", source, tmp_path / "h.graphml")
     got = nx.read_graphml(target)
     clean = 'Zoë <b>&amp; "quoted" tab\there 😀 '
@@ -280,7 +280,7 @@ def test_graphml_survives_hostile_text(tmp_path: Path) -> None:
 # --- GEXF -----------------------------------------------------------------------------------------
 
 
-def test_gexf_reads_back_with_networkx(source: Source, tmp_path: Path) -> None:
+def test_gexf_reads_back_with_networkx(source: BuiltGraph, tmp_path: Path) -> None:
     view = source.view("coauthors")
     target = export("gexf", source, tmp_path / "v.gexf")
     got = nx.read_gexf(target)
@@ -304,7 +304,7 @@ def test_gexf_reads_back_with_networkx(source: Source, tmp_path: Path) -> None:
 
 
 def test_gexf_survives_hostile_text(tmp_path: Path) -> None:
-    source = Source(ox.Store(), views={"coauthors": hostile_view()})
+    source = BuiltGraph(ox.Store(), views={"coauthors": hostile_view()})
     got = nx.read_gexf(export("gexf", source, tmp_path / "h.gexf"))
     node = got.nodes["https://x/person/a&b"]
     assert node["label"] == 'Zoë <b>&amp; "quoted" tab\there 😀 '
@@ -320,7 +320,7 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-def test_csv_papers_have_one_row_each_with_authors_in_order(source: Source, tmp_path: Path) -> None:
+def test_csv_papers_have_one_row_each_with_authors_in_order(source: BuiltGraph, tmp_path: Path) -> None:
     folder = export("csv", source, tmp_path / "csv")
     assert sorted(p.name for p in folder.iterdir()) == ["edges.csv", "papers.csv", "persons.csv"]
     rows = read_csv(folder / "papers.csv")
@@ -352,7 +352,7 @@ def test_csv_papers_have_one_row_each_with_authors_in_order(source: Source, tmp_
     assert all(float(e["weight"]) > 0 and e["source_label"] for e in edges)
 
 
-def test_csv_is_rfc4180_utf8(source: Source, tmp_path: Path) -> None:
+def test_csv_is_rfc4180_utf8(source: BuiltGraph, tmp_path: Path) -> None:
     store = ox.Store()
     paper = ox.NamedNode("https://x/paper/1")
     store.add(
@@ -363,18 +363,18 @@ def test_csv_is_rfc4180_utf8(source: Source, tmp_path: Path) -> None:
         )
     )
     store.add(ox.Quad(paper, ox.NamedNode("http://purl.org/dc/terms/title"), ox.Literal('A, "B"\nC 😀')))
-    folder = export("csv", Source(store, views={"coauthors": hostile_view()}), tmp_path / "csv")
+    folder = export("csv", BuiltGraph(store, views={"coauthors": hostile_view()}), tmp_path / "csv")
     data = (folder / "papers.csv").read_bytes()
     assert not data.startswith(b"\xef\xbb\xbf")
     assert data.endswith(b"\r\n") and b'"A, ""B""\nC \xf0\x9f\x98\x80"' in data
     assert read_csv(folder / "papers.csv")[0]["title"] == 'A, "B"\nC 😀'
     with_bom = export(
-        "csv", Source(store, views={"coauthors": hostile_view()}), tmp_path / "bom", ExportOptions(bom=True)
+        "csv", BuiltGraph(store, views={"coauthors": hostile_view()}), tmp_path / "bom", ExportOptions(bom=True)
     )
     assert (with_bom / "papers.csv").read_bytes().startswith(b"\xef\xbb\xbf")
 
 
-def test_paper_rows_order_subjects_primary_first(source: Source) -> None:
+def test_paper_rows_order_subjects_primary_first(source: BuiltGraph) -> None:
     rows = paper_rows(source.store)
     assert len(rows) == 157
     assert all(len(r) == 9 for r in rows)
@@ -383,7 +383,7 @@ def test_paper_rows_order_subjects_primary_first(source: Source) -> None:
 # --- VOSviewer ------------------------------------------------------------------------------------
 
 
-def test_vosviewer_json_structure(source: Source, tmp_path: Path) -> None:
+def test_vosviewer_json_structure(source: BuiltGraph, tmp_path: Path) -> None:
     view = source.view("coauthors")
     document = json.loads(export("vosviewer", source, tmp_path / "v.json").read_text("utf-8"))
     items, links = document["network"]["items"], document["network"]["links"]
@@ -406,7 +406,7 @@ def test_vosviewer_json_structure(source: Source, tmp_path: Path) -> None:
 
 
 def test_vosviewer_escapes_descriptions(tmp_path: Path) -> None:
-    source = Source(ox.Store(), views={"coauthors": hostile_view()})
+    source = BuiltGraph(ox.Store(), views={"coauthors": hostile_view()})
     document = json.loads(export("vosviewer", source, tmp_path / "v.json").read_text("utf-8"))
     described = " ".join(item["description"] for item in document["network"]["items"])
     assert "<b>Zoë &lt;b&gt;&amp;amp;" in described
@@ -436,7 +436,7 @@ def test_failed_view_export_writes_nothing(tmp_path: Path) -> None:
     g = nx.Graph()
     g.add_node("a", label=object())  # not serialisable as a scalar label: still written as text
     g.add_edge("a", "b", weight=float("inf"))
-    source = Source(ox.Store(), views={"coauthors": g})
+    source = BuiltGraph(ox.Store(), views={"coauthors": g})
     target = export("graphml", source, tmp_path / "g.graphml")
     assert nx.read_graphml(target).edges["a", "b"]["weight"] == 1.0
     with pytest.raises(KgError):
@@ -445,7 +445,7 @@ def test_failed_view_export_writes_nothing(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
-def test_csv_folder_is_replaced_whole(source: Source, tmp_path: Path) -> None:
+def test_csv_folder_is_replaced_whole(source: BuiltGraph, tmp_path: Path) -> None:
     folder = tmp_path / "csv"
     folder.mkdir()
     (folder / "stale.csv").write_text("x")
@@ -529,7 +529,7 @@ def test_views_from_kg_project(built: Path, tmp_path: Path) -> None:
     # the real views are seeded: a second export from a fresh source gives the same bytes
     for name in ("graphml", "gexf", "vosviewer"):
         again = export(
-            name, Source.open(built), tmp_path / f"again{EXPORTERS[name].SUFFIX}", ExportOptions("topics")
+            name, BuiltGraph.open(built), tmp_path / f"again{EXPORTERS[name].SUFFIX}", ExportOptions("topics")
         )
         assert again.read_bytes() == default_target(built, name, "topics").read_bytes()
 

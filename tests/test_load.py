@@ -19,12 +19,12 @@ import pytest
 import rdflib
 from typer.testing import CliRunner
 
-from kg import load as loading
+from kg import push as loading
 from kg.build_folder import write_outputs
 from kg.cli import app
 from kg.errors import KgError
-from kg.load import STATE_FILE
 from kg.pipeline import Build
+from kg.push import STATE_FILE
 from tests.conftest import ROOT, assert_isomorphic
 
 runner = CliRunner()
@@ -371,7 +371,7 @@ def test_blank_nodes_are_refused(tmp_path: Path) -> None:
     store = ox.Store()
     store.add(ox.Quad(ox.BlankNode(), ox.NamedNode("http://x/p"), ox.Literal("o")))
     with pytest.raises(KgError) as info:
-        loading.load(store, "http://127.0.0.1:9/store", tmp_path / STATE_FILE)
+        loading.push(store, "http://127.0.0.1:9/store", tmp_path / STATE_FILE)
     assert info.value.code == "blank-nodes"
 
 

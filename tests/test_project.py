@@ -295,7 +295,7 @@ def test_views_are_cut_to_the_default_links_for_drawing_and_not_for_export(seed_
     cut = drawing.limit(big.copy(), 10_000, project.ViewOptions().max_edges)
     assert cut.number_of_edges() == drawing.DEFAULT_MAX_EDGES == 20_000
     assert cut.graph["edges_cut"] == 11_125 and big.number_of_edges() == 31_125  # the input is untouched
-    from kg.exporters.source import _project
+    from kg.exporters.built import _project
 
     whole = _project(seed_build.store, "coauthors", False)
     assert whole.graph["edges_cut"] == 0

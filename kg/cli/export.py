@@ -64,7 +64,7 @@ def export_command(
     Example: kg export vosviewer --view topics --layout   # with kg's clusters and positions
     """
     from kg.exporters import default_target, export, exporter
-    from kg.exporters.source import ExportOptions, Source, views
+    from kg.exporters.built import BuiltGraph, ExportOptions, views
 
     try:
         exporter(format)
@@ -77,7 +77,7 @@ def export_command(
     # a terminated export unwinds like an interrupted one, so its temporary file is removed
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        source = Source.open(out, base)
+        source = BuiltGraph.open(out, base)
         written = export(format, source, target, ExportOptions(view=view, bom=bom, layout=layout))
     except KgError as e:
         err.print(str(e), markup=False)

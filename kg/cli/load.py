@@ -69,8 +69,8 @@ def load(
 
     Example: kg load --out outputs --endpoint http://127.0.0.1:7878/store
     """
-    from kg.load import STATE_FILE, Batch
-    from kg.load import load as run_load
+    from kg.push import STATE_FILE, Batch
+    from kg.push import push as run_load
     from kg.store import open_store
 
     try:

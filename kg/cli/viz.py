@@ -105,7 +105,7 @@ def viz(
     """
     from kg import viz as pages
     from kg.node_papers import node_papers
-    from kg.project import Endpoint, Source, ViewOptions
+    from kg.project import Endpoint, Queryable, ViewOptions
     from kg.project import view as compute
     from kg.store import open_store
 
@@ -125,10 +125,10 @@ def viz(
     )
     target = output or out / f"{view}.html"
     try:
-        source: Source = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
-        graph = compute(source, view, options)
+        queryable: Queryable = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
+        graph = compute(queryable, view, options)
         left_out = pages.notice(graph)
-        pages.write(graph, target, papers=node_papers(source, graph))
+        pages.write(graph, target, papers=node_papers(queryable, graph))
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(2 if e.code in ("bad-option", "unknown-focus", "ambiguous-focus") else 1) from e

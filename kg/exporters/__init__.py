@@ -2,7 +2,7 @@
 
 ``EXPORTERS`` is the table; adding a format is one module that is an :class:`Exporter` (``NAME``,
 ``SUFFIX``, ``VIEW``, a one-line docstring and ``export(source, target, options)``; a
-:class:`~kg.exporters.source.Source` is a built graph, in memory or persisted) plus one line here.
+:class:`~kg.exporters.built.BuiltGraph` is a built graph, in memory or persisted) plus one line here.
 
 >>> default_target(Path("outputs"), "graphml", "topics").as_posix()
 'outputs/export/topics.graphml'
@@ -17,7 +17,7 @@ from typing import Protocol
 
 from kg.errors import KgError, unknown
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
-from kg.exporters.source import ExportOptions, Source
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.files import sweep
 
 
@@ -31,7 +31,7 @@ class Exporter(Protocol):
     VIEW: bool
     """It writes a networkx view (``--view``), not the RDF graph."""
 
-    def export(self, source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+    def export(self, source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
         """Write ``source`` to ``target`` atomically; returns ``target``."""
         ...
 
@@ -73,7 +73,7 @@ def default_target(out: Path, name: str, view: str) -> Path:
     return out / EXPORT_DIR / f"{stem}{module.SUFFIX}"
 
 
-def export(name: str, source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(name: str, source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Export ``source`` in the format ``name`` to ``target`` (atomically); returns ``target``."""
     module = exporter(name)
     sweep(target.parent, target.name)  # what an export killed before left here

@@ -32,8 +32,8 @@ from typing import Any
 import pyoxigraph as ox
 
 from kg.errors import KgError, os_message
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.graphml import scalar, sorted_edges
-from kg.exporters.source import ExportOptions, Source
 from kg.vocab import DCTERMS, FABIO, FOAF, KG, PROV, SCHEMA, SKOS
 
 NAME = "csv"
@@ -179,7 +179,7 @@ def person_rows(store: ox.Store) -> list[list[str]]:
     return [[iri, names[iri], str(papers.get(iri, 0)), str(coauthors.get(iri, 0))] for iri in sorted(names)]
 
 
-def edge_rows(source: Source, view: str) -> list[list[str]]:
+def edge_rows(source: BuiltGraph, view: str) -> list[list[str]]:
     """The rows of ``edges.csv``: the edges of the view, sorted, with their weights and end labels."""
     graph = source.view(view)
     rows = []
@@ -211,7 +211,7 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[str]], bom: bool = Fal
     return text.getvalue().encode("utf-8-sig" if bom else "utf-8", errors="replace")
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the folder ``target`` (e.g. ``outputs/export/csv/``) with its three files, atomically."""
     from kg.files import TEMP_SUFFIX, atomic, make_parent, remove, replace_folder, temp_prefix
 

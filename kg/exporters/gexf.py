@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.graphml import (
     edge_attributes,
     format_value,
@@ -27,7 +28,6 @@ from kg.exporters.graphml import (
     sorted_nodes,
     xml_text,
 )
-from kg.exporters.source import ExportOptions, Source
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -147,7 +147,7 @@ def serialize(graph: nx.Graph, out: BinaryIO, name: str = "view") -> None:
     write(b"    </edges>\n  </graph>\n</gexf>\n")
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the view of ``options`` (default: coauthors) to ``target`` atomically."""
     from kg.files import write_atomically
 

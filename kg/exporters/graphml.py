@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from kg.exporters.source import ExportOptions, Source
+from kg.exporters.built import BuiltGraph, ExportOptions
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -194,7 +194,7 @@ def serialize(graph: nx.Graph, out: BinaryIO, name: str = "view") -> None:
     write(b"  </graph>\n</graphml>\n")
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the view of ``options`` (default: coauthors) to ``target`` atomically."""
     from kg.files import write_atomically
 

@@ -27,8 +27,8 @@ from typing import Any, BinaryIO
 
 import pyoxigraph as ox
 
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.ntriples import dumped_lines, in_store_order, sort_lines
-from kg.exporters.source import ExportOptions, Source
 from kg.exporters.turtle import prefixes
 from kg.vocab import RDF, XSD
 
@@ -146,7 +146,7 @@ def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) 
     out.write(b"\n  ]\n}\n")
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.jsonld``) atomically."""
     from kg.files import write_atomically
 

@@ -21,8 +21,8 @@ from typing import BinaryIO
 
 import pyoxigraph as ox
 
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.ntriples import ordered_lines
-from kg.exporters.source import ExportOptions, Source
 from kg.vocab import KG, PROV, RDF
 
 NAME = "nquads"
@@ -72,7 +72,7 @@ def serialize(store: ox.Store, out: BinaryIO, base: str, on_disk: bool = False) 
         out.writelines(quad_lines(store, base, spool, on_disk))
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.nq``) atomically."""
     from kg.files import write_atomically
 

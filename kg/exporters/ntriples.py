@@ -29,7 +29,7 @@ from typing import IO, BinaryIO
 
 import pyoxigraph as ox
 
-from kg.exporters.source import ExportOptions, Source
+from kg.exporters.built import BuiltGraph, ExportOptions
 
 NAME = "ntriples"
 SUFFIX = ".nt"
@@ -102,7 +102,7 @@ def serialize(store: ox.Store, out: BinaryIO, on_disk: bool = False) -> None:
             out.write(line)
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.nt``) atomically."""
     from kg.files import write_atomically
 

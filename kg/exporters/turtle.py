@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 import pyoxigraph as ox
 
-from kg.exporters.source import ExportOptions, Source
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.store import sorted_triples
 from kg.vocab import PREFIXES
 
@@ -124,7 +124,7 @@ def serialize_build(build: Build, out: BinaryIO) -> None:
     serialize(build.store, out, build.base, build.store_path is not None)
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write ``target`` (e.g. ``outputs/export/graph.ttl``) atomically."""
     from kg.files import write_atomically
 

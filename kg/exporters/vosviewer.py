@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
+from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.graphml import FORBIDDEN, edge_attributes, node_attributes, sorted_edges, sorted_nodes
-from kg.exporters.source import ExportOptions, Source
 from kg.vocab import DCTERMS, FABIO, KG, SCHEMA
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def serialize(graph: nx.Graph, out: Any, view: str, means: dict[str, float]) -> 
     out.write(json.dumps(document, ensure_ascii=False, indent=1).encode() + b"\n")
 
 
-def export(source: Source, target: Path, options: ExportOptions | None = None) -> Path:
+def export(source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Write the view of ``options`` (default: coauthors) to ``target`` atomically."""
     from kg.files import write_atomically
 

@@ -2,11 +2,11 @@
 
 ``kg build`` exports from the in-memory store of a :class:`~kg.pipeline.Build`;
 ``kg export`` from the persisted store of a build folder (``DIR/store/``).
-Both go through one :class:`Source`, so every exporter has one entry point,
+Both go through one :class:`BuiltGraph`, so every exporter has one entry point,
 ``export(source, target, options)``.
 
 >>> import pyoxigraph as ox
->>> s = Source(ox.Store())
+>>> s = BuiltGraph(ox.Store())
 >>> s.base
 'https://w3id.org/kg/id/'
 """
@@ -52,7 +52,7 @@ class ExportOptions:
 
 
 @dataclass(slots=True)
-class Source:
+class BuiltGraph:
     """A built graph to export: its store, its base IRI, and its views (computed once, when asked)."""
 
     store: ox.Store
@@ -63,12 +63,12 @@ class Source:
     """The store is on disk, so its own statement order is deterministic (no sort needed)."""
 
     @classmethod
-    def of(cls, build: Build) -> Source:
+    def of(cls, build: Build) -> BuiltGraph:
         """The source of a build (in memory, or on disk when it was assembled there)."""
         return cls(build.store, build.base, on_disk=build.store_path is not None)
 
     @classmethod
-    def open(cls, out: Path, base: str | None = None) -> Source:
+    def open(cls, out: Path, base: str | None = None) -> BuiltGraph:
         """The source of a persisted build folder (``out/store/``); the base IRI is read from the data."""
         from kg.store import open_store
 

@@ -60,7 +60,7 @@ def target_url(endpoint: str, graph: str | None) -> str:
 
 
 @dataclass(slots=True)
-class LoadState:
+class PushState:
     """What ``OUT/load-state.json`` records: which load, and how far it got."""
 
     endpoint: str
@@ -73,7 +73,7 @@ class LoadState:
     done: int = 0
     """Batches accepted by the server, in order (the next to send is ``done + 1``)."""
 
-    def same_load(self, other: LoadState) -> bool:
+    def same_load(self, other: PushState) -> bool:
         """Whether ``other`` describes the same graph sent to the same place in the same batches."""
         return (self.endpoint, self.graph, self.batch_size, self.digest, self.triples, self.batches) == (
             other.endpoint,
@@ -88,7 +88,7 @@ class LoadState:
         return (json.dumps(asdict(self), indent=2, sort_keys=True) + "\n").encode()
 
     @classmethod
-    def read(cls, path: Path) -> LoadState | None:
+    def read(cls, path: Path) -> PushState | None:
         """The state in ``path``, or ``None`` when there is none or it is unreadable."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -98,7 +98,7 @@ class LoadState:
 
 
 @dataclass(frozen=True, slots=True)
-class LoadReport:
+class PushReport:
     """What a load did."""
 
     triples: int
@@ -208,7 +208,7 @@ def _triple_lines(store: ox.Store, graph: ox.NamedNode | ox.DefaultGraph) -> Ite
         yield f"{quad.subject} {quad.predicate} {quad.object} .\n".encode()
 
 
-def load(
+def push(
     store: ox.Store,
     endpoint: str,
     state_path: Path,
@@ -220,7 +220,7 @@ def load(
     timeout: float = TIMEOUT,
     client: httpx.Client | None = None,
     progress: Callable[[Batch, int], None] | None = None,
-) -> LoadReport:
+) -> PushReport:
     """POST the graph of ``store`` to the Graph Store endpoint ``endpoint`` in numbered batches.
 
     ``graph`` is the IRI of the graph the default graph goes to (``None``: the default graph;
@@ -233,14 +233,14 @@ def load(
     from kg.files import write_bytes
 
     with Spool(store, graph, batch_size) as spool:
-        fresh = LoadState(endpoint, graph, batch_size, spool.digest, spool.triples, spool.batches)
-        previous = LoadState.read(state_path) if resume else None
+        fresh = PushState(endpoint, graph, batch_size, spool.digest, spool.triples, spool.batches)
+        previous = PushState.read(state_path) if resume else None
         note = ""
         state = fresh
         if previous is not None and previous.same_load(fresh):
             state = previous
             if state.done >= state.batches:
-                return LoadReport(
+                return PushReport(
                     state.triples,
                     state.batches,
                     state.batches + 1,
@@ -268,7 +268,7 @@ def load(
         finally:
             if owned:
                 http.close()
-    return LoadReport(
+    return PushReport(
         state.triples, state.batches, first, sent, triples_sent, time.perf_counter() - started, note
     )
 
