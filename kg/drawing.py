@@ -29,8 +29,8 @@ DEFAULT_MAX_NODES = 2000
 
 
 DEFAULT_MAX_EDGES = 20_000
-"""The links a drawn view keeps (see :func:`limit`): a page of 20,000 draws in a few seconds, while the
-2,000 strongest persons of the 100k-paper synthetic corpus share 227,000 (an 11 MB page, a hairball)."""
+"""The links a drawn view keeps (see :func:`limit`): the strongest persons of a big network share far
+more than a page draws in a few seconds (the figures: docs/build-speed.md)."""
 
 
 SIZE_MIN = 8.0

@@ -39,6 +39,7 @@ import pyoxigraph as ox
 
 from kg.drawing import DEFAULT_MAX_EDGES, DEFAULT_MAX_NODES, SizeBy, decorate, limit, strongest
 from kg.errors import KgError, unknown
+from kg.store import pairs
 from kg.vocab import PREFIXES
 
 
@@ -169,25 +170,13 @@ def _node(
 
 
 def _pairs(store: Queryable, predicate: str) -> list[tuple[str, str]]:
-    """(subject, object) of every statement of one predicate (a prefixed name), as lexical values.
-
-    Views join such scans in Python: one scan of a property is far cheaper than a query that
-    looks up a second property row by row (an index lookup each, about 67 µs on disk).
-    """
+    """(subject, object) of every statement of one predicate (a prefixed name), as lexical values,
+    from a store (:func:`kg.store.pairs`) or an endpoint."""
     if isinstance(store, Endpoint):
         rows = _select(store, f"SELECT ?s ?o WHERE {{ ?s {predicate} ?o }}")
         return [(row["s"], row["o"]) for row in rows]
     prefix, _, local = predicate.partition(":")
-    # a SELECT of the two terms, not quads_for_pattern: every term handed to Python is read out of
-    # the store's dictionary, and a quad also hands over its predicate and graph (7.8 s against
-    # 5.0 s for the 410,700 authorships of 100k papers)
-    solutions = store.query(f"SELECT ?s ?o WHERE {{ ?s <{PREFIXES[prefix]}{local}> ?o }}")
-    assert isinstance(solutions, ox.QuerySolutions)
-    return [
-        (s.value, o.value)
-        for s, o in solutions
-        if not isinstance(s, ox.Triple) and not isinstance(o, ox.Triple)
-    ]
+    return pairs(store, ox.NamedNode(PREFIXES[prefix] + local))
 
 
 def _articles(store: Queryable) -> set[str]:
@@ -232,7 +221,7 @@ def coauthors(
 
     With ``max_nodes``, only the persons :func:`limit` would keep are made nodes (the
     ``nodes_total`` and ``edges_total`` of the whole network are recorded): at 100k papers
-    the whole network has a million edges, and a networkx graph of them takes 700 MB.
+    the whole network is too big to hold as a networkx graph (the figures: docs/build-speed.md).
     """
     if counting not in ("full", "fractional"):
         raise KgError(f"unknown counting {counting!r}; choose from: full, fractional", code="bad-option")
@@ -271,7 +260,7 @@ def coauthors(
     graph = nx.Graph(view="coauthors", counting=counting, max_authors=max_authors, min_papers=min_papers)
     chosen = known
     if max_nodes is not None and len(people) > max_nodes:
-        # ranked without forming the pairs (a million at 100k papers): a person's weighted degree is
+        # ranked without forming the pairs (most of a big network's memory): a person's weighted degree is
         # the share of each of their papers times their known coauthors on it, and the links of the
         # whole network are counted from each person's set of coauthors
         strength: dict[str, float] = defaultdict(float)
@@ -301,7 +290,7 @@ def coauthors(
         graph.add_node(
             person, **_node(label, "person", person, len(papers), (years.get(p, 0) for p in papers))
         )
-    # only the links among the chosen are formed and sorted (227,000 of a million at 100k papers)
+    # only the links among the chosen are formed and sorted
     kept = sorted(weights.items())
     graph.add_edges_from((a, b, {"weight": w, "joint_papers": joint[a, b]}) for (a, b), w in kept)
     graph.graph["papers_over_max_authors"] = skipped
@@ -626,8 +615,8 @@ def view(
     """The named view, cut to ``max_nodes`` and (unless not ``decorated``) decorated with communities,
     colours, sizes and a layout (:func:`decorate`): what ``kg viz`` draws and exporters write.
 
-    Louvain and the layout are most of a large view's cost (at 100k papers the whole coauthor network
-    has a million links): exports leave them to the tool that opens the file unless asked.
+    Louvain and the layout are most of a large view's cost: exports leave them to the tool that opens
+    the file unless asked.
 
     >>> from kg.store import memory
     >>> view(memory(), "coauthors").graph["omitted_nodes"]

@@ -376,3 +376,20 @@ def open_store(out: Path, read_only: bool = True) -> ox.Store:
         return ox.Store.read_only(str(path)) if read_only else ox.Store(str(path))
     except OSError as e:
         raise KgError(f"cannot open the store {path}: {os_message(e)}", code="bad-store") from e
+
+
+def pairs(store: ox.Store, predicate: ox.NamedNode) -> list[tuple[str, str]]:
+    """(subject, object) lexical values of every statement of one predicate.
+
+    Callers join such scans in Python: one scan of a property costs far less than a query that looks
+    up a second property row by row (an index lookup each).  A SELECT of the two terms, not
+    ``quads_for_pattern``: a quad also hands over its predicate and graph, each read out of the
+    store's dictionary (the figures: docs/build-speed.md).
+    """
+    solutions = store.query(f"SELECT ?s ?o WHERE {{ ?s <{predicate.value}> ?o }}")
+    assert isinstance(solutions, ox.QuerySolutions)
+    return [
+        (s.value, o.value)
+        for s, o in solutions
+        if not isinstance(s, ox.Triple) and not isinstance(o, ox.Triple)
+    ]

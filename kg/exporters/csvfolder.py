@@ -34,6 +34,7 @@ import pyoxigraph as ox
 from kg.errors import KgError, os_message
 from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.exporters.graphml import scalar, sorted_edges
+from kg.store import pairs
 from kg.vocab import DCTERMS, FABIO, FOAF, KG, PROV, SCHEMA, SKOS
 
 NAME = "csv"
@@ -65,20 +66,14 @@ def _text(term: Any) -> str:
     return "" if term is None else str(term.value)
 
 
-def _pairs(store: ox.Store, predicate: ox.NamedNode) -> list[tuple[str, str]]:
-    """(subject, object) values of every statement of one predicate.
-
-    The tables are joined in Python from one scan per property: a query that joins two properties
-    looks the second up row by row, an index lookup each, which made ``papers.csv`` cost more than
-    Oxigraph's dump of the whole store.
-    """
-    return [(s.value, o.value) for s, o in _rows(store, f"SELECT ?s ?o WHERE {{ ?s <{predicate.value}> ?o }}")]
-
-
 def _grouped(store: ox.Store, predicate: ox.NamedNode) -> dict[str, list[str]]:
-    """Objects of one predicate by subject."""
+    """Objects of one predicate by subject.
+
+    The tables are joined in Python from one scan per property (:func:`kg.store.pairs`): a query that
+    joined them looked each property up row by row and cost more than Oxigraph's dump of the store.
+    """
     found: dict[str, list[str]] = defaultdict(list)
-    for subject, value in _pairs(store, predicate):
+    for subject, value in pairs(store, predicate):
         found[subject].append(value)
     return found
 
@@ -91,14 +86,14 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
     }
     # one title and year per paper; min keeps the choice stable if a graph ever has two
     for key, predicate in (("title", DCTERMS.title), ("year", FABIO.hasPublicationYear)):
-        for paper, value in _pairs(store, predicate):
+        for paper, value in pairs(store, predicate):
             row = papers.get(paper)
             if row is not None and (not row[key] or value < row[key]):
                 row[key] = value
     names = _grouped(store, FOAF.name)
     positions, persons = _grouped(store, KG.position), _grouped(store, KG.author)
     authors: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    for paper, authorship in _pairs(store, KG.authorship):
+    for paper, authorship in pairs(store, KG.authorship):
         for position in positions.get(authorship, ()):
             for who in persons.get(authorship, ()):
                 for name in names.get(who) or [""]:
@@ -106,16 +101,16 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
     del names, positions, persons
     notations = _grouped(store, SKOS.notation)
     primary: dict[str, str] = {}
-    for paper, concept in _pairs(store, KG.primarySubject):
+    for paper, concept in pairs(store, KG.primarySubject):
         for code in notations.get(concept, ()):
             primary[paper] = min(primary.get(paper, code), code)
     subjects: dict[str, set[str]] = defaultdict(set)
-    for paper, concept in _pairs(store, DCTERMS.subject):
+    for paper, concept in pairs(store, DCTERMS.subject):
         subjects[paper].update(notations.get(concept, ()))
     labels = _grouped(store, SKOS.prefLabel)
     broader = _grouped(store, SKOS.broader)
     areas: dict[str, set[str]] = defaultdict(set)
-    for paper, area in _pairs(store, KG.area):
+    for paper, area in pairs(store, KG.area):
         parents: list[str | None] = [parent for b in broader.get(area, ()) for parent in labels.get(b, ())]
         for label in labels.get(area, ()):
             for parent in parents or [None]:
@@ -123,16 +118,16 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
                 whole = parent is None or label.startswith(f"{parent} · ")
                 areas[paper].add(label if whole else f"{parent} · {label}")
     repositories: dict[str, set[str]] = defaultdict(set)
-    for paper, repo in _pairs(store, SCHEMA.codeRepository):
+    for paper, repo in pairs(store, SCHEMA.codeRepository):
         repositories[paper].add(repo)
     named = _grouped(store, SCHEMA.name)
     methods: dict[str, set[str]] = defaultdict(set)
     for predicate in (SCHEMA.mentions, KG.introduces):
-        for paper, method in _pairs(store, predicate):
+        for paper, method in pairs(store, predicate):
             methods[paper].update(labels.get(method, []) + named.get(method, []) or [method])
     files, lines = _grouped(store, KG.sourceFile), _grouped(store, KG.sourceLine)
     sources: dict[str, set[tuple[str, int]]] = defaultdict(set)
-    for paper, record in _pairs(store, PROV.wasDerivedFrom):
+    for paper, record in pairs(store, PROV.wasDerivedFrom):
         for path in files.get(record, ()):
             sources[paper].update((path, int(line)) for line in lines.get(record, ()))
     rows = []

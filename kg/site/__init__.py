@@ -4,7 +4,7 @@ area, repository and paper, an index with search), read from the store by SPARQL
 Modules: ``queries`` (the store's facts), ``entities`` (who gets a page, file names, counts),
 ``pages`` (what each page says), ``chart`` (inline SVG), ``render`` (HTML through the
 ``kg/templates/site.*`` templates).  The site is written into a staging folder beside the target and
-put in place in one step (:func:`kg.exporters.staged_folder`): a reader sees the old site or the
+put in place in one step (:func:`kg.files.staged_folder`): a reader sees the old site or the
 new one, never half of one.
 The same graph gives a byte-identical site.
 
