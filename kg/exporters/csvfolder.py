@@ -143,7 +143,7 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
                 join(codes),
                 join(sorted(areas[iri])),
                 join(sorted(repositories[iri])),
-                join(sorted(methods[iri], key=str.casefold)),
+                join(sorted(methods[iri], key=lambda label: (label.casefold(), label))),
                 join(f"{path}:{line}" for path, line in sorted(sources[iri])),
             ]
         )
