@@ -54,8 +54,10 @@ def build(
     workers: int = 1,
     log: IssueLog | None = None,
 ) -> Build:
-    """Build the graph of the inputs (files or folders); with ``out``, write the build folder too
-    (reusing its cache, as ``kg build --out`` does).  ``thesaurus`` is a VOSviewer-style thesaurus
+    """Build the graph of the inputs (files or folders); with ``out``, write the build folder too,
+    through the same entry point as ``kg build --out`` (``kg.build_folder.build_into``: its cache
+    reused, and a missing input or a folder kg did not build refused with ``UsageError`` before
+    anything is read or written).  ``thesaurus`` is a VOSviewer-style thesaurus
     that merges, renames or drops methods and persons (docs/thesaurus.md).  Problems go to ``log``
     (the result's ``log``); nothing is printed.
 
