@@ -22,13 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from kg.plots import FIGURES
+from kg.plots.figures import FIGURES
 
 
 def one(build: Path, name: str, folder: Path, view: str) -> dict[str, float]:
     """Run in the child: the stages of one figure, timed."""
-    from kg.plots import PlotOptions, figure_module
     from kg.plots.canvas import save, style
+    from kg.plots.figures import PlotOptions, figure_module
     from kg.store import open_store
 
     options = PlotOptions(view=view)

@@ -24,7 +24,7 @@ def reference() -> str:
     from kg.cli import app
     from kg.exporters import EXPORTERS
     from kg.extractors import EXTRACTORS
-    from kg.plots import FIGURES
+    from kg.plots.figures import FIGURES
     from kg.readers import READERS
 
     parts = [

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Hashable, Mapping
 from functools import lru_cache
@@ -33,6 +32,7 @@ import networkx as nx
 
 from kg import __version__
 from kg.errors import KgError
+from kg.html import inline_script, json_for_html
 
 if TYPE_CHECKING:
     from kg.node_papers import NodePapers
@@ -59,38 +59,11 @@ def _vis_js() -> str:
     if not versions:
         raise KgError("pyvis ships no vis-network script; reinstall pyvis", code="missing-asset")
     script = (versions[-1] / "vis-network.min.js").read_text(encoding="utf-8")
-    return _inline_script(script)
-
-
-def _inline_script(script: str) -> str:
-    """A script safe inside ``<script>...</script>``: no closing tag or comment opener in it.
-
-    >>> _inline_script('a = "</script>"; b = "<!--"')
-    'a = "<\\\\/script>"; b = "<\\\\!--"'
-    """
-    return (
-        script.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT").replace("<!--", "<\\!--")
-    )
+    return inline_script(script)
 
 
 def _asset(name: str) -> str:
     return (resources.files("kg") / _TEMPLATES / name).read_text(encoding="utf-8")
-
-
-def json_for_html(value: object) -> str:
-    """JSON safe inside an HTML ``<script>`` element: ``<``, ``>`` and ``&`` are escaped.
-
-    >>> json_for_html({"t": "</script><img src=x onerror=alert(1)>&"})
-    '{"t":"\\\\u003c/script\\\\u003e\\\\u003cimg src=x onerror=alert(1)\\\\u003e\\\\u0026"}'
-    """
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return (
-        text.replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("&", "\\u0026")
-        .replace("\u2028", "\\u2028")
-        .replace("\u2029", "\\u2029")
-    )
 
 
 def _short(label: str) -> str:
@@ -292,7 +265,7 @@ def render(
         version=__version__,
         css=_asset("view.css"),
         vis_js=_vis_js(),
-        page_js=_inline_script(_asset("view.js")),
+        page_js=inline_script(_asset("view.js")),
         data=json_for_html(page_data(graph, papers, pages)),
     )
 

@@ -22,12 +22,13 @@ from typer.testing import CliRunner
 
 from kg.cli import app
 from kg.errors import KgError, UsageError
-from kg.plots import FIGURES, PlotOptions, counts, draw, figure_module, plot, thematic
 from kg.plots import bursts as burst_figure
+from kg.plots import counts, thematic
 from kg.plots import overlay as overlay_figure
 from kg.plots import trend as trend_figure
 from kg.plots.bursts import kleinberg
 from kg.plots.canvas import render, style
+from kg.plots.figures import FIGURES, PlotOptions, draw, figure_module, plot
 from kg.vocab import (
     ARXIV_BASE,
     DATA_BASE,

@@ -75,7 +75,7 @@ def plot(
     Examples: kg plot trend --method lora --method transformer --share --output trend.png;
     kg plot bursts --kind subject; kg plot thematic-map; kg plot overlay --view topics
     """
-    from kg.plots import PlotOptions, figure_module, plot
+    from kg.plots.figures import PlotOptions, figure_module, plot
     from kg.store import open_store
 
     options = PlotOptions(
@@ -116,6 +116,6 @@ def list_figures() -> None:
     Example: kg list figures
     """
     from kg.cli.listing import print_table
-    from kg.plots import FIGURES
+    from kg.plots.figures import FIGURES
 
     print_table(FIGURES)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
-from kg.site import chart
+from kg.site.chart import bars
 from kg.site.entities import PLURALS, Entity, Site, method_counts, shares, tally
 
 PAGE_SIZE = 50
@@ -255,7 +255,7 @@ def concept_sections(site: Site, concept: Entity, root: str) -> list[Section]:
         )
         undated = sum(1 for p in concept.papers if not corpus.papers[p].year)
         note = f"{_plural(undated, 'paper')} without a year not counted." if undated else ""
-        svg = chart.bars(counts, totals, title=title)
+        svg = bars(counts, totals, title=title)
         sections.append(
             Section(
                 "Papers per year",

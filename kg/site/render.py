@@ -1,7 +1,7 @@
 """The index, the listing pages, and every page laid out as HTML with the ``kg/templates/site.*`` files.
 
 The template escapes every string (Jinja autoescape); the search index goes into the index page as
-JSON with ``<``, ``>``, ``&``, U+2028 and U+2029 escaped (``kg.viz.json_for_html``), read by the
+JSON with ``<``, ``>``, ``&``, U+2028 and U+2029 escaped (``kg.html.json_for_html``), read by the
 page's script, which puts text into the DOM with ``textContent`` only.  A Content-Security-Policy
 forbids fetching anything.
 """
@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from kg import __version__
+from kg.html import inline_script, json_for_html
 from kg.site.entities import KINDS, PLURALS, Site, rising
 from kg.site.pages import Link, Page, PaperRow, Section, _plural, entity_pages, link, paper_page
 
@@ -103,7 +104,6 @@ def paper(row: PaperRow) -> Any:
 
 def html(page: Page, site: Site) -> str:
     """A page as HTML text."""
-    from kg.viz import _inline_script, json_for_html
 
     nav = [Link("Index", page.root + "index.html")] + [
         Link(PLURALS[k].capitalize(), page.root + f"{PLURALS[k]}.html") for k in site.kinds
@@ -113,7 +113,7 @@ def html(page: Page, site: Site) -> str:
             page=page,
             nav=nav,
             version=__version__,
-            script=_inline_script(_asset("site.js")) if page.search else "",
+            script=inline_script(_asset("site.js")) if page.search else "",
             search=json_for_html(page.search) if page.search else "",
         )
     )
