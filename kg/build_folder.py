@@ -25,6 +25,7 @@ from kg import store as stores
 from kg.cache import CACHE_DIR, MANIFEST, Manifest, cache_name, keys_name
 from kg.errors import IssueLog, KgError, UsageError, os_message
 from kg.executors import Progress, collector_paused
+from kg.ledger import LEDGER
 from kg.pipeline import Build, BuildOptions, build
 from kg.readers.discover import OUTPUT_NAMES, check_inputs, shown_path
 from kg.records import Location
@@ -56,7 +57,18 @@ def build_into(
             f"cannot create the output folder: {e.strerror or e}", Location(str(out), 0), code="write-failed"
         ) from e
     options = replace(options or BuildOptions(), cache=out, store=stores.staging(out))
-    result = build(paths, options, log if log is not None else IssueLog(), progress)
+    log = log if log is not None else IssueLog()
+    from kg.delta import rebuild
+
+    result = rebuild(paths, out, options, log, progress) if shards is None else None
+    if result is not None and result.delta is not None and not result.delta["papers_made"] + result.delta[
+        "papers_removed"
+    ]:
+        discard_build(result, out)  # nothing changed: the folder holds this build already
+        result.store = stores.open_store(out)
+        return result, []
+    if result is None:
+        result = build(paths, options, log, progress)
     check_replace(result, out)  # before the shards too: a build that lost its inputs writes nothing
     from kg.shards import write_shards
 
@@ -185,14 +197,14 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
     old: Path | None = None
     swapped = False
     apart = (
-        [name for name in BUILD_OUTPUTS if name.endswith(".html")]
+        [name for name in BUILD_OUTPUTS if name.endswith(".html") and name not in result.lazy]
         if at is not None and result.triples >= PAGES_APART
         else []
     )
     try:
         with PagesApart(at, out, apart) if at is not None and apart else contextlib.nullcontext() as pages:
             for name, serialize in BUILD_OUTPUTS.items():
-                if name in apart:
+                if name in apart or name in result.lazy:
                     continue
                 started = time.perf_counter()
                 if name == "graph.ttl" and result.turtle is not None:
@@ -202,7 +214,9 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
                 else:
                     staged.append(stage(out / name, functools.partial(serialize, result)))
                 result.timings[name] = time.perf_counter() - started
-            generation = next(item.sha256 for item in staged if item.target.name == "graph.ttl")
+            generation = result.generation or next(
+                item.sha256 for item in staged if item.target.name == "graph.ttl"
+            )
             started = time.perf_counter()
             write_cache(result, out)  # while the pages are drawn apart
             result.timings["cache"] = time.perf_counter() - started
@@ -211,6 +225,10 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
                     staged.append(page)
                     result.timings[name] = seconds
         result.manifest.generation = generation
+        ledger = result.ledger
+        if ledger is not None:
+            ledger.generation = generation
+            staged.append(stage(out / LEDGER, lambda f: f.write(ledger.dumps())))
         staged.append(stage(out / MANIFEST, lambda f: f.write(result.manifest.dumps())))  # renamed last
         started = time.perf_counter()
         fresh = stores.prepare(result.store, out, built_at, generation)
@@ -220,6 +238,10 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
         swapped = True
         for item in staged:
             commit(item)
+        for name in result.lazy:  # not rewritten: no page of an older graph is left to mislead
+            (out / name).unlink(missing_ok=True)
+        if ledger is None:
+            (out / LEDGER).unlink(missing_ok=True)  # the next build is a full one
         sync_folder(out)
     except BaseException as e:
         for item in staged:
@@ -239,7 +261,7 @@ def _write_outputs(result: Build, out: Path) -> list[Path]:
         shutil.rmtree(old, ignore_errors=True)
     prune_cache(result, out)
     result.timings["store"] = time.perf_counter() - started
-    return [out / name for name in BUILD_OUTPUTS] + [out / STORE_DIR]
+    return [out / name for name in BUILD_OUTPUTS if name not in result.lazy] + [out / STORE_DIR]
 
 
 def write_cache(result: Build, out: Path) -> None:

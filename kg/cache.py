@@ -34,6 +34,8 @@ from kg.resolve import Identity, Paper
 from kg.vocab import ontology_path
 
 MANIFEST = "manifest.json"
+LEDGER = "ledger.json.gz"
+"""What each paper gave to the shared nodes (``kg.ledger``): the base of a delta build."""
 CACHE_DIR = "cache"
 FORMAT = 1
 

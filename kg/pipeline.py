@@ -43,11 +43,12 @@ from kg.exporters import turtle
 from kg.extractors import check as check_extractors
 from kg.extractors.subjects import codes
 from kg.files import Hashing
+from kg.ledger import PAPER_CODES, Entry, Ledger, row
 from kg.readers import digest
 from kg.readers import thesaurus as thesauri
 from kg.readers.discover import InputFile, discover, shown_path
 from kg.records import Location, Mention, Record
-from kg.resolve import Paper, Place, Plan, Streaming
+from kg.resolve import Area, Paper, Place, Plan, Streaming
 from kg.vocab import DATA_BASE
 
 DEFAULT_INPUT = Path("seeds")
@@ -112,6 +113,16 @@ class Build:
     """The SHA-256 of ``turtle``, hashed as it was written."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds spent per stage (read+extract, resolve, assemble, and each output written)."""
+    ledger: Ledger | None = None
+    """What each paper gave to the shared nodes (``kg.ledger``), written beside the manifest so that
+    the next build can be a delta; None when the build cannot be one's base (a thesaurus)."""
+    lazy: tuple[str, ...] = ()
+    """Outputs of ``kg.build_pages.BUILD_OUTPUTS`` a delta build of a big graph does not rewrite
+    (removed from the build folder: ``kg export`` and ``kg viz`` make them from the store)."""
+    generation: str = ""
+    """The generation of a build whose graph.ttl is not written (``lazy``); else graph.ttl's SHA-256."""
+    delta: dict[str, int] | None = None
+    """What a delta build did (papers re-made, triples deleted and inserted); None for a full build."""
 
     def summary(self) -> dict[str, int]:
         """The figures a build reports."""
@@ -179,6 +190,8 @@ def _build(
     )
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
     reading = _Reading(_accepted(files, previous, reuse, log), options, manifest, reuse, log, progress, fresh)
+    if curation is None:
+        reading.ledger = Ledger(settings(options, manifest.extraction))
     graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     # an on-disk store is a big graph's: its graph.ttl is written as the triples are loaded
     stream = options.store / turtle.STREAM if options.store is not None else None
@@ -198,6 +211,7 @@ def _build(
             plan = Plan.of(identities)
             identified = time.perf_counter()
             streaming = Streaming(plan, log, reading.records(extraction), reading.observe, curation)
+            reading.areas = streaming.areas
             del plan
             renamed = curation.labels if curation is not None else {}
             quads = itertools.chain(
@@ -229,14 +243,22 @@ def _build(
         raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
     optimized = time.perf_counter()
     manifest.papers = dict(sorted(manifest.papers.items()))
+    counts = streaming.counts()
+    ledger = reading.ledger
+    if ledger is not None:
+        if any(i.code == "paper-key-collision" for i in log.issues):
+            ledger = None  # a paper dropped for its key still named its persons: only a full build knows
+        else:
+            ledger.counts = {**counts, "triples": triples}
     return Build(
+        ledger=ledger,
         timings={
             "identify": identified - started,
             "read+extract+assemble": loaded - identified,
             "optimize": optimized - loaded,
         },
         store=graph,
-        counts=streaming.counts(),
+        counts=counts,
         log=log,
         base=options.base,
         files=files,
@@ -252,6 +274,11 @@ def _build(
         turtle=stream,
         turtle_sha256=streamed_sha256,
     )
+
+
+def settings(options: BuildOptions, extraction: str) -> dict[str, object]:
+    """What a build's graph depends on besides its inputs: a delta needs the same (``kg.ledger``)."""
+    return {"base": options.base, "taxonomies": options.taxonomies, "extraction": extraction}
 
 
 Accepted = tuple[InputFile, str, os.stat_result]
@@ -298,6 +325,10 @@ class _Reading:
     fresh: Entries
     read: int = 0
     reused: int = 0
+    ledger: Ledger | None = None
+    areas: dict[str, Area] = field(default_factory=dict)
+    """The resolution's areas (what a paper's ledger entry names its areas by)."""
+    _mark: int = 0
 
     def records(self, extraction: Extraction) -> Iterator[tuple[Place, Record, list[Mention]]]:
         """Each record by its place (file SHA-256, ordinal), with its mentions."""
@@ -329,11 +360,18 @@ class _Reading:
             _unchanged(item, st)  # every file: its papers were planned from it as it was then
             if cached is None:
                 self.fresh[item.shown] = dumps_extract(extract, source)
+            if self.ledger is not None:
+                self.ledger.files[item.shown] = [row(i) for i in (extract if cached is None else cached).issues]
             self.manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
 
     def observe(self, paper: Paper) -> None:
         """A paper made: the manifest remembers its hash (what a rebuild compares)."""
         self.manifest.papers[paper.key] = paper_hash(paper)
+        if self.ledger is not None:
+            issues = self.log.issues
+            own = [i for i in issues[self._mark :] if i.code in PAPER_CODES]
+            self._mark = len(issues)
+            self.ledger.add(Entry.of(paper, self.areas, own))
 
 
 def _load_writing_turtle(graph: ox.Store, quads: Iterable[ox.Quad], stream: Path, base: str) -> str:

@@ -100,6 +100,9 @@ class Paper:
     comment: str | None = None
     venue: str | None = None
     links: tuple[str, ...] = ()
+    spellings: tuple[tuple[str, str], ...] = ()
+    """Every author mention of its records as (person key, name as written): what persons are named
+    from (the most frequent spelling over all papers), kept so that a delta build can name them again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,7 +461,7 @@ def _paper(
     for d in ranked:
         for m in d.mentions:
             by_kind[m.kind].append(m)
-    authors = _authors(ranked, names, log)
+    authors, spellings = _authors(ranked, names, log)
     subjects: list[str] = []
     primary: str | None = None
     for m in by_kind.pop("subject", []):
@@ -502,10 +505,13 @@ def _paper(
         comment=_first(r.comment for r in records),
         venue=_first(r.venue for r in records),
         links=tuple(sorted({s.text for r in records for s in r.links})),
+        spellings=spellings,
     )
 
 
-def _authors(ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog) -> tuple[Author, ...]:
+def _authors(
+    ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog
+) -> tuple[tuple[Author, ...], tuple[tuple[str, str], ...]]:
     lists = [[m for m in d.mentions if m.kind == "author"] for d in ranked]
     complete = [(d, ms) for d, ms in zip(ranked, lists, strict=True) if ms and d.record.authors_complete]
     chosen = complete[0][1] if complete else []
@@ -533,11 +539,14 @@ def _authors(ranked: list[_Draft], names: dict[str, Counter[str]], log: IssueLog
                 )
             present.add(m.key)
             authors.append(Author(sys.intern(m.key), m.text, len(authors) + 1, m.at))
+    spellings: list[tuple[str, str]] = []
     for d, ms in zip(ranked, lists, strict=True):
         for m in ms:
-            names[m.key][m.get("name", m.text)] += 1
+            spelling = m.get("name", m.text)
+            names[m.key][spelling] += 1
+            spellings.append((m.key, spelling))
         del d
-    return tuple(authors)
+    return tuple(authors), tuple(spellings)
 
 
 def _own_names(named: list[Mention], introduced: list[Mention]) -> list[Mention]:

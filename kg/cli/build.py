@@ -106,11 +106,24 @@ def build(
             f"files read {s['files_read']}, reused from the cache {s['files_reused']}; changes: {result.changes}",
             markup=False,
         )
+        if result.delta is not None:
+            d = result.delta
+            err.print(
+                f"delta build: {d['papers_removed']} papers taken out, {d['papers_made']} made, "
+                f"{d['triples_deleted']} triples deleted, {d['triples_inserted']} inserted",
+                markup=False,
+            )
+        if result.lazy:
+            err.print(
+                f"not rewritten (a delta build of a big graph): {', '.join(result.lazy)}; "
+                "'kg export' and 'kg viz' make them from the store, 'kg build --full' writes them",
+                markup=False,
+            )
         counts = log.counts()
         if counts:
             err.print("issues: " + ", ".join(f"{code} {n}" for code, n in counts.items()), markup=False)
         else:
             err.print("issues: none", markup=False)
-        err.print("wrote " + ", ".join(str(p) for p in written), markup=False)
+        err.print("wrote " + (", ".join(str(p) for p in written) or "nothing (nothing changed)"), markup=False)
     if log.has_errors or (strict and log.issues):
         raise typer.Exit(1)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.cache import CACHE_DIR, MANIFEST
+from kg.cache import CACHE_DIR, LEDGER, MANIFEST
 from kg.errors import IssueLog, UsageError
 from kg.records import Location
 from kg.store import STORE_DIR
@@ -28,7 +28,7 @@ def shown_path(path: Path) -> str:
         return path.resolve().as_posix()
 
 
-OUTPUT_NAMES = ("graph.ttl", "coauthors.html", "topics.html", STORE_DIR, CACHE_DIR, MANIFEST, "export")
+OUTPUT_NAMES = ("graph.ttl", "coauthors.html", "topics.html", STORE_DIR, CACHE_DIR, MANIFEST, LEDGER, "export")
 """What kg writes into a build folder (``kg export`` adds ``export/``): never read back as input."""
 
 

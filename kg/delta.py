@@ -1,0 +1,433 @@
+"""Delta builds: a rebuild that re-makes only the papers its changed files touch and applies the
+difference to a copy of the store.
+
+``kg build --out OUT`` over a folder that holds a build (its store, manifest and ledger of one
+generation, built with the same settings and no thesaurus) does, instead of a full build:
+
+1. find the files added, changed and removed since (by SHA-256, as the cache does);
+2. identify every record (the identities of unchanged files come from the cache) and group them into
+   papers, as a full build does: merges across files are decided over all records;
+3. re-make the papers of the groups holding a record of a new or changed file, and of the groups of
+   the old papers that held a record of a changed or removed file (``kg.resolve.Streaming`` over
+   just those groups; their records in unchanged files come from the cache);
+4. sum the shared nodes those papers touch (persons, coauthor links, counts per year ...) from the
+   ledger entries of every paper holding the same keys, as they were and as they are
+   (``kg.shared``);
+5. delete the old papers' triples and the shared triples that changed, insert the new ones, in a
+   copy of the store (a RocksDB checkpoint: hard links, no copying), which ``write_outputs`` then
+   swaps in as it does a full build's store.
+
+The result is the graph a full build of the same inputs makes (``tests/test_delta.py`` compares them
+after every kind of change).  A delta falls back to a full build when it cannot be sure: no ledger, a
+generation that differs between store, manifest and ledger, other settings, a thesaurus, a paper key
+collision, or more than :data:`MOST` of the papers to re-make.
+
+graph.ttl and the pages: a graph of at most ``kg.exporters.turtle.SORT_LIMIT`` triples has them
+written again from the store (they cost little there, and graph.ttl is byte-identical to a full
+build's); a bigger one has them removed rather than left describing the old graph (``Build.lazy``):
+``kg export`` and ``kg viz`` make them from the store, ``kg build --full`` writes them all.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from kg import store as stores
+from kg.assemble import Namer, Triple, _Minted, _paper
+from kg.build_pages import BUILD_OUTPUTS
+from kg.cache import Entries, Extract, FileEntry, Manifest, changes, dumps_extract, extraction_key, paper_hash
+from kg.errors import IssueLog, KgError, os_message
+from kg.executors import Extraction, Progress, Step, _known_keys
+from kg.exporters.turtle import SORT_LIMIT
+from kg.extractors import check as check_extractors
+from kg.extractors.subjects import codes
+from kg.ledger import PAPER_CODES, Entry, IssueRow, Ledger, issue, row
+from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _cached, _unchanged, settings
+from kg.readers.discover import InputFile, discover
+from kg.records import Mention, Record, SourceFile
+from kg.resolve import Paper, Place, Plan, Planned, Streaming
+from kg.shared import Keys, Shared
+from kg.vocab import KG, PROV
+
+MOST = 0.3
+"""The share of papers above which a delta re-makes so much that a full build costs about as much."""
+
+
+@dataclass(slots=True)
+class _Base:
+    """The build a delta starts from."""
+
+    manifest: Manifest
+    ledger: Ledger
+    extraction: str
+
+
+def rebuild(
+    paths: list[Path], out: Path, options: BuildOptions, log: IssueLog, progress: Progress | None = None
+) -> Build | None:
+    """The build of ``paths`` as a delta over the build in ``out`` (its store copied and changed,
+    not yet swapped in: see ``kg.build_folder.write_outputs``); None when it must be a full build
+    (nothing is reported to ``log`` then)."""
+    base = _base(out, options)
+    if base is None:
+        return None
+    scratch = IssueLog()  # reported to ``log`` only once the delta is sure to be taken
+    try:
+        result = _Delta(out, options, base, scratch, progress).run(paths)
+    except _Full:
+        return None
+    for i in scratch.issues:
+        log.report(i.at, i.severity, i.code, i.message)
+    result.log = log
+    return result
+
+
+class _Full(Exception):
+    """The delta cannot be sure of its result: build in full."""
+
+
+def _base(out: Path, options: BuildOptions) -> _Base | None:
+    if options.full or options.thesaurus is not None:
+        return None
+    manifest = Manifest.load(out)
+    if not manifest.generation or manifest.resolution:
+        return None
+    ledger = Ledger.load(out)
+    if ledger is None or ledger.generation != manifest.generation:
+        return None
+    if not (out / stores.STORE_DIR).is_dir() or stores.generation(out) != manifest.generation:
+        return None
+    extraction = extraction_key(check_extractors(options.extractors or None))
+    if manifest.extraction != extraction or ledger.settings != settings(options, extraction):
+        return None
+    return _Base(manifest, ledger, extraction)
+
+
+@dataclass
+class _Delta:
+    out: Path
+    options: BuildOptions
+    base: _Base
+    log: IssueLog
+    progress: Progress | None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def run(self, paths: list[Path]) -> Build:
+        started = time.perf_counter()
+        previous, ledger = self.base.manifest, self.base.ledger
+        stores.clean(self.out)
+        files = discover(paths, self.log, self.out)
+        accepted = _accepted(files, previous, True, self.log)
+        now = {item.shown: key for item, key, _ in accepted}
+        gone = {(shown, e.digest) for shown, e in previous.files.items() if now.get(shown) != e.digest}
+        new_files = [a for a in accepted if (shown_entry(previous, a[0]) or "") != a[1]]
+        fresh, fresh_keys = Entries(self.out), Entries(self.out)
+        try:
+            return self._run(started, files, accepted, gone, new_files, fresh, fresh_keys, ledger)
+        except BaseException:
+            fresh.close()
+            fresh_keys.close()
+            raise
+
+    def _run(
+        self,
+        started: float,
+        files: list[InputFile],
+        accepted: list[Accepted],
+        gone: set[tuple[str, str]],
+        new_files: list[Accepted],
+        fresh: Entries,
+        fresh_keys: Entries,
+        ledger: Ledger,
+    ) -> Build:
+        previous = self.base.manifest
+        entries = {key: Entry.loads(line) for key, line in ledger.lines.items()}
+        extraction = Extraction(self.options.extractors, self.options.workers, self.options.scheduler)
+        with extraction:
+            identities = extraction.identify(
+                accepted, _known_keys(self.out, self.base.extraction), fresh_keys, self.progress
+            )
+            plan = Plan.of(identities)
+            identified = time.perf_counter()
+            groups, removed = self._affected(plan, entries, gone, {key for _, key, _ in new_files})
+            if len(groups) > MOST * max(1, len(plan.sizes)):
+                raise _Full
+            manifest = Manifest(extraction=self.base.extraction)
+            new_ledger = Ledger(dict(ledger.settings))
+            papers = self._papers(plan, groups, accepted, new_files, extraction, manifest, new_ledger, fresh)
+        made = time.perf_counter()
+        kept = {key: h for key, h in previous.papers.items() if key not in removed}
+        if not kept.keys().isdisjoint(p.key for p, _ in papers):
+            raise _Full  # a re-made paper took the key of one left as it was: a collision
+        manifest.papers = dict(sorted({**kept, **manifest.papers}.items()))
+        for shown, rows in ledger.files.items():
+            if shown in manifest.files and shown not in new_ledger.files:
+                new_ledger.files[shown] = rows
+        for shown in sorted(new_ledger.files):  # issues of the files not read again, reported again
+            if shown not in {item.shown for item, _, _ in new_files}:
+                for values in new_ledger.files[shown]:
+                    self._report(values)
+        for at, message in plan.conflicts:
+            self.log.warn(at, "identity-conflict", message)
+        for key, entry in entries.items():
+            if key not in removed:
+                for values in entry.issues:
+                    self._report(values)
+                new_ledger.lines[key] = ledger.lines[key]
+        new_entries = [entry for _, entry in papers]
+        for entry in new_entries:
+            new_ledger.add(entry)
+        delete, insert, counts = self._difference(entries, removed, papers)
+        summed = time.perf_counter()
+        staging, graph = self._apply(delete, insert)
+        applied = time.perf_counter()
+        triples = ledger.counts["triples"] - len(delete) + len(insert)
+        counts["records"] = sum(entry.records for entry in manifest.files.values())
+        counts["triples"] = triples
+        new_ledger.counts = counts
+        lazy = tuple(BUILD_OUTPUTS) if triples > SORT_LIMIT else ()
+        fingerprint = hashlib.sha256(previous.generation.encode())
+        for mark, quads in ((b"-", delete), (b"+", insert)):
+            for text in sorted(str(q) for q in quads):
+                fingerprint.update(mark + text.encode("utf-8") + b"\n")
+        return Build(
+            store=graph,
+            counts={k: counts[k] for k in ("records", "papers", "persons", "coauthor_pairs")},
+            log=self.log,
+            base=self.options.base,
+            files=files,
+            files_read=len(new_files),
+            files_reused=len(accepted) - len(new_files),
+            triples=triples,
+            seconds=time.perf_counter() - started,
+            manifest=manifest,
+            fresh=fresh,
+            fresh_keys=fresh_keys,
+            changes=changes(previous.papers, manifest.papers),
+            store_path=staging,
+            timings={
+                "identify": identified - started,
+                "read+extract+resolve": made - identified,
+                "shared": summed - made,
+                "apply": applied - summed,
+            },
+            ledger=new_ledger,
+            lazy=lazy,
+            generation=fingerprint.hexdigest() if lazy else "",
+            delta={
+                "papers_removed": len(removed),
+                "papers_made": len(papers),
+                "triples_deleted": len(delete),
+                "triples_inserted": len(insert),
+            },
+        )
+
+    def _report(self, values: IssueRow) -> None:
+        i = issue(values)
+        self.log.report(i.at, i.severity, i.code, i.message)
+
+    def _affected(
+        self, plan: Plan, entries: dict[str, Entry], gone: set[tuple[str, str]], new_digests: set[str]
+    ) -> tuple[set[int], set[str]]:
+        """The groups to make again and the old papers they replace.
+
+        A group is re-made when it holds a record of a new or changed file, or a record of an old
+        paper that lost one (its file changed or went); an old paper goes when any of its records is
+        in a group re-made.  An old paper whose records all lie in unchanged files forms one group
+        still (its records still share their keys), so the closure ends."""
+        members: dict[int, list[tuple[str, int]]] = {}
+        group_of: dict[tuple[str, int], int] = {}
+        for (digest, _), planned in plan.records.items():
+            members.setdefault(planned.group, []).append((digest, planned.line))
+            if (digest, planned.line) in group_of:
+                raise _Full  # two records on one line: places cannot be matched
+            group_of[digest, planned.line] = planned.group
+        owner: dict[tuple[str, int], str] = {}
+        removed: set[str] = set()
+        for paper_key, entry in entries.items():
+            for path, digest, line in entry.records:
+                if (path, digest) in gone:
+                    removed.add(paper_key)
+                else:
+                    owner[digest, line] = paper_key
+        groups = {g for g, places in members.items() if any(d in new_digests for d, _ in places)}
+        queue_groups = list(groups)
+        queue_papers = list(removed)
+        while queue_groups or queue_papers:
+            while queue_papers:
+                for path, digest, line in entries[queue_papers.pop()].records:
+                    if (path, digest) in gone:
+                        continue
+                    g = group_of.get((digest, line))
+                    if g is None:
+                        raise _Full  # a record of an unchanged file that the first pass did not see
+                    if g not in groups:
+                        groups.add(g)
+                        queue_groups.append(g)
+            while queue_groups:
+                for digest, line in members[queue_groups.pop()]:
+                    if digest in new_digests:
+                        continue
+                    held = owner.get((digest, line))
+                    if held is None:
+                        raise _Full  # a record of an unchanged file that no paper held
+                    if held not in removed:
+                        removed.add(held)
+                        queue_papers.append(held)
+        return groups, removed
+
+    def _papers(
+        self,
+        plan: Plan,
+        groups: set[int],
+        accepted: list[Accepted],
+        new_files: list[Accepted],
+        extraction: Extraction,
+        manifest: Manifest,
+        ledger: Ledger,
+        fresh: Entries,
+    ) -> list[tuple[Paper, Entry]]:
+        """The papers of ``groups``, made from their records (read, or taken from the cache)."""
+        order = sorted(groups)
+        number = {g: i for i, g in enumerate(order)}
+        wanted: dict[str, set[int]] = {}
+        records: dict[Place, Planned] = {}
+        for place, planned in plan.records.items():
+            if planned.group in number:
+                records[place] = Planned(number[planned.group], planned.line, planned.keys)
+                wanted.setdefault(place[0], set()).add(place[1])
+        sub = Plan(records, [plan.sizes[g] for g in order], [plan.reasons[g] for g in order], [])
+        fresh_names = {item.shown for item, _, _ in new_files}
+        previous = self.base.manifest
+        made: list[tuple[Paper, Entry]] = []
+        mark = len(self.log.issues)
+
+        def source() -> Iterator[tuple[Place, Record, list[Mention]]]:
+            for done, (item, key, st) in enumerate(accepted):
+                if item.shown not in fresh_names:
+                    known = previous.files[item.shown]
+                    manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, known.records)
+                    if key in wanted:
+                        yield from self._cached_records(item, key, wanted[key], extraction)
+                    continue
+                if self.progress is not None:
+                    self.progress(Step("reading", item, done, len(accepted)))
+                extract = Extract()
+                ordinal = 0
+                first: SourceFile | None = None
+                for record, mentions in extraction.stream(item, key, self.log, extract):
+                    first = first or record.source
+                    yield (key, ordinal), record, mentions
+                    ordinal += 1
+                _unchanged(item, st)
+                fresh[item.shown] = dumps_extract(extract, first)
+                ledger.files[item.shown] = [row(i) for i in extract.issues]
+                manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
+
+        def observe(paper: Paper) -> None:
+            nonlocal mark
+            manifest.papers[paper.key] = paper_hash(paper)
+            own = [i for i in self.log.issues[mark:] if i.code in PAPER_CODES]
+            mark = len(self.log.issues)
+            made.append((paper, Entry.of(paper, streaming.areas, own)))
+
+        streaming = Streaming(sub, self.log, source(), observe)
+        for _ in streaming.consume():
+            pass
+        if any(i.code == "paper-key-collision" for i in self.log.issues):
+            raise _Full
+        return made
+
+    def _cached_records(
+        self, item: InputFile, key: str, ordinals: set[int], extraction: Extraction
+    ) -> Iterator[tuple[Place, Record, list[Mention]]]:
+        """The records ``ordinals`` of an unchanged file: from its cache entry, else read again (its
+        issues are not reported twice: the ledger has them)."""
+        cached = _cached(self.out, item.shown, key, self.base.extraction)
+        items = cached.items if cached is not None else list(extraction.stream(item, key, IssueLog(), Extract()))
+        for ordinal, (record, mentions) in enumerate(items):
+            if ordinal in ordinals:
+                yield (key, ordinal), record, mentions
+
+    def _difference(
+        self, entries: dict[str, Entry], removed: set[str], papers: list[tuple[Paper, Entry]]
+    ) -> tuple[set[Triple], set[Triple], dict[str, int]]:
+        """The triples to delete and insert, and the build's new counts."""
+        namer = Namer(self.options.base)
+        old = [entries[key] for key in sorted(removed)]
+        new = [entry for _, entry in papers]
+        keys = Keys()
+        for entry in (*old, *new):
+            keys.add(entry)
+        known = frozenset(codes().values())
+        base = Shared(keys, known)
+        for key, entry in entries.items():
+            if key in removed:
+                continue
+            base.add_global(entry)
+            if keys.touches(entry):
+                base.add(entry)
+        before, after = copy.deepcopy(base), base
+        for entry in old:
+            before.add_global(entry)
+            before.add(entry)
+        for entry in new:
+            after.add_global(entry)
+            after.add(entry)
+        graph = stores.open_store(self.out)
+        was = before.triples(namer) | set(_stored(graph, namer, removed))
+        people = _Minted(namer.person)
+        will = after.triples(namer)
+        for paper, _ in papers:
+            will.update(_paper(paper, namer, people))
+        counts = dict(self.base.ledger.counts)
+        counts["papers"] += len(new) - len(old)
+        counts["persons"] += sum(1 for p in after.papers_of if p not in before.papers_of) - sum(
+            1 for p in before.papers_of if p not in after.papers_of
+        )
+        pairs_before = {p for p, n in before.pairs.items() if n}
+        pairs_after = {p for p, n in after.pairs.items() if n}
+        counts["coauthor_pairs"] += len(pairs_after - pairs_before) - len(pairs_before - pairs_after)
+        return was - will, will - was, counts
+
+    def _apply(self, delete: set[Triple], insert: set[Triple]) -> tuple[Path, ox.Store]:
+        """A copy of the store with ``delete`` removed and ``insert`` added (not yet swapped in)."""
+        staging = stores.staging(self.out)
+        try:
+            stores.open_store(self.out).backup(str(staging))
+            graph = ox.Store(str(staging))
+            for quad in delete:
+                graph.remove(quad)
+            graph.extend(insert)
+            graph.flush()
+        except OSError as e:
+            shutil.rmtree(staging, ignore_errors=True)
+            where = self.out / stores.STORE_DIR
+            raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
+        return staging, graph
+
+
+def shown_entry(manifest: Manifest, item: InputFile) -> str | None:
+    """The SHA-256 the previous build read ``item`` with, if it read it."""
+    entry = manifest.files.get(item.shown)
+    return entry.digest if entry is not None else None
+
+
+def _stored(graph: ox.Store, namer: Namer, papers: set[str]) -> Iterator[Triple]:
+    """The triples of ``papers`` as the store holds them: each paper's, and those of its authorships,
+    source records and evidence (nodes no other paper shares)."""
+    parts = (KG.authorship, PROV.wasDerivedFrom, KG.evidence)
+    for key in sorted(papers):
+        node = namer.paper(key)
+        for quad in graph.quads_for_pattern(node, None, None, ox.DefaultGraph()):
+            yield quad
+            if quad.predicate in parts and isinstance(quad.object, ox.NamedNode):
+                yield from graph.quads_for_pattern(quad.object, None, None, ox.DefaultGraph())

@@ -1,0 +1,189 @@
+"""The ledger: what each paper of a build gave to the parts of the graph papers share.
+
+A paper's own triples (its title, authorships, sources, evidence) are about it alone; the persons'
+names and paper counts, the coauthor links, the concepts' papers per year, the repositories, links,
+introduced names, areas and unknown subjects are summed over every paper.  A delta build
+(``kg.delta``) re-makes only the papers whose records changed, so for the shared parts it needs what
+every other paper gave: one :class:`Entry` per paper, kept in ``OUT/ledger.json.gz`` beside the
+manifest (one JSON line per paper, gzip'd), with each input file's issues, which a delta reports
+again without reading the file.
+
+The ledger names the generation of the build it describes: a delta starts only from a folder whose
+store, manifest and ledger have the same one.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LEDGER", "Entry", "Ledger"]
+
+import gzip
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from kg.cache import LEDGER
+from kg.errors import Issue, Severity
+from kg.records import Location, Mention
+from kg.resolve import Paper
+
+FORMAT = 1
+
+PAPER_CODES = frozenset({"author-not-listed", "many-authors"})
+"""Issues reported while a paper is made (not while its files are read): kept with its entry."""
+
+SHARED_KINDS = ("method", "named-method", "repository", "link", "introduced-method", "introduced-resource")
+"""The mentions that count towards shared nodes (see ``kg.assemble.assemble``)."""
+
+IssueRow = tuple[str, int, str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What one paper gave to the shared parts of the graph, and where its records lie."""
+
+    key: str
+    records: tuple[tuple[str, str, int], ...]
+    """(shown path, file SHA-256, line) of each of its records."""
+    persons: tuple[str, ...]
+    """Its authors' person keys, in author order."""
+    spellings: tuple[tuple[str, str], ...]
+    year: str
+    subjects: tuple[str, ...]
+    areas: tuple[tuple[str, str, str, str], ...]
+    """(key, label, parent key, parent label) of each of its areas."""
+    mentions: tuple[tuple[str, str, str, tuple[tuple[str, str], ...]], ...]
+    """(kind, key, text, detail) of its mentions of the kinds in :data:`SHARED_KINDS`."""
+    issues: tuple[IssueRow, ...] = ()
+
+    @classmethod
+    def of(cls, paper: Paper, areas: dict[str, Any], issues: Iterable[Issue] = ()) -> Entry:
+        """The entry of a paper just made (``areas``: the resolution's areas by key, as
+        ``kg.resolve.Area``)."""
+        return cls(
+            key=paper.key,
+            records=tuple((s.path, s.digest, s.line) for s in paper.sources),
+            persons=tuple(a.person for a in paper.authors),
+            spellings=paper.spellings,
+            year=paper.year.text if paper.year else "",
+            subjects=paper.subjects,
+            areas=tuple(
+                (a.key, a.label, a.parent_key, a.parent_label) for a in (areas[k] for k in paper.areas)
+            ),
+            mentions=tuple(
+                (m.kind, m.key, m.text if m.kind != "method" else "", m.detail if m.kind != "method" else ())
+                for m in paper.mentions
+                if m.kind in SHARED_KINDS
+            ),
+            issues=tuple(row(i) for i in issues),
+        )
+
+    def shared_mentions(self) -> Iterator[Mention]:
+        """Its shared mentions as :class:`Mention` records (what ``kg.assemble`` summarizes)."""
+        nowhere = Location("", 0)
+        for kind, key, text, detail in self.mentions:
+            yield Mention(kind, key, text, nowhere, "", 0, detail)
+
+    def dumps(self) -> str:
+        return json.dumps(
+            [
+                self.key,
+                self.records,
+                self.persons,
+                self.spellings,
+                self.year,
+                self.subjects,
+                self.areas,
+                self.mentions,
+                self.issues,
+            ],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def loads(cls, line: str) -> Entry:
+        key, records, persons, spellings, year, subjects, areas, mentions, issues = json.loads(line)
+        return cls(
+            str(key),
+            tuple((str(p), str(d), int(n)) for p, d, n in records),
+            tuple(persons),
+            tuple((str(a), str(b)) for a, b in spellings),
+            str(year),
+            tuple(subjects),
+            tuple((str(a), str(b), str(c), str(d)) for a, b, c, d in areas),
+            tuple((str(k), str(y), str(t), tuple((str(a), str(b)) for a, b in d)) for k, y, t, d in mentions),
+            tuple((str(p), int(n), str(s), str(c), str(m)) for p, n, s, c, m in issues),
+        )
+
+
+def row(issue: Issue) -> IssueRow:
+    return (issue.at.path, issue.at.line, issue.severity, issue.code, issue.message)
+
+
+def _row(values: list[Any]) -> IssueRow:
+    path, line, severity, code, message = values
+    return (str(path), int(line), str(severity), str(code), str(message))
+
+
+def issue(values: IssueRow) -> Issue:
+    path, line, severity, code, message = values
+    return Issue(Location(path, line), cast(Severity, severity), code, message)
+
+
+@dataclass(slots=True)
+class Ledger:
+    """A build's entries and file issues, with what it was built with (a delta needs the same)."""
+
+    settings: dict[str, Any] = field(default_factory=dict)
+    """``base``, ``taxonomies``, ``extraction``: a delta with other settings is a full build."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """The build's papers, persons, coauthor pairs, triples and records."""
+    files: dict[str, list[IssueRow]] = field(default_factory=dict)
+    """Each input file's issues (reading and extraction), by shown path."""
+    lines: dict[str, str] = field(default_factory=dict)
+    """Each paper's entry, encoded (:meth:`Entry.dumps`), by paper key."""
+    generation: str = ""
+
+    def add(self, entry: Entry) -> None:
+        self.lines[entry.key] = entry.dumps()
+
+    def entries(self) -> Iterator[Entry]:
+        for line in self.lines.values():
+            yield Entry.loads(line)
+
+    def dumps(self) -> bytes:
+        head = {
+            "format": FORMAT,
+            "generation": self.generation,
+            "settings": self.settings,
+            "counts": dict(sorted(self.counts.items())),
+            "files": dict(sorted(self.files.items())),
+        }
+        text = json.dumps(head, ensure_ascii=False, sort_keys=True) + "\n"
+        body = "".join(self.lines[key] + "\n" for key in sorted(self.lines))
+        return gzip.compress((text + body).encode("utf-8"), compresslevel=1, mtime=0)
+
+    @classmethod
+    def load(cls, out: Path) -> Ledger | None:
+        """The ledger of build folder ``out``; None when there is none or it is damaged."""
+        try:
+            text = gzip.decompress((out / LEDGER).read_bytes()).decode("utf-8")
+            head_line, _, body = text.partition("\n")
+            head = json.loads(head_line)
+            if head.get("format") != FORMAT:
+                return None
+            lines = {}
+            for line in body.splitlines():
+                key = json.loads(line[: line.index(",")] + "]")[0]
+                lines[key] = line
+            return cls(
+                dict(head["settings"]),
+                {str(k): int(v) for k, v in head["counts"].items()},
+                {str(k): [_row(r) for r in v] for k, v in head["files"].items()},
+                lines,
+                str(head["generation"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
+            return None

@@ -1,0 +1,197 @@
+"""The nodes papers share, summed from ledger entries: persons (name, paper count), coauthor links,
+concepts' papers per year, repositories, links, introduced names, areas and unknown subjects.
+
+``kg.assemble.assemble`` makes them while a full build streams its papers; a delta build
+(``kg.delta``) makes them again for the keys its changed papers touch, from the ledger entries of
+every paper holding those keys, once as they were and once as they are, and applies the difference.
+The triples are made by the assembler's own functions, so both ways give the same graph.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from kg.assemble import (
+    Namer,
+    Triple,
+    _areas,
+    _Introduced,
+    _introduced,
+    _Repository,
+    _repository,
+    _statistics,
+    integer,
+    string,
+    subject_iri,
+)
+from kg.ledger import Entry
+from kg.resolve import MAX_COAUTHORS, Area
+from kg.vocab import ARXIV_BASE, FOAF, KG, RDF, SKOS
+
+
+@dataclass(slots=True)
+class Keys:
+    """The keys whose shared nodes a delta makes again (``None``: every key, as a full build)."""
+
+    persons: set[str] = field(default_factory=set)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    counts: set[tuple[str, str, str]] = field(default_factory=set)
+    repositories: set[str] = field(default_factory=set)
+    links: set[str] = field(default_factory=set)
+    introduced: set[tuple[str, str]] = field(default_factory=set)
+
+    def add(self, entry: Entry) -> None:
+        """The keys ``entry`` holds."""
+        self.persons.update(entry.persons)
+        self.pairs.update(pairs_of(entry))
+        self.counts.update(counts_of(entry))
+        for kind, key, _, _ in entry.mentions:
+            if kind == "repository":
+                self.repositories.add(key)
+            elif kind == "link":
+                self.links.add(key)
+            elif kind in ("introduced-method", "introduced-resource"):
+                self.introduced.add((kind, key))
+            elif kind == "named-method":
+                self.introduced.add(("introduced-method", key))
+
+    def touches(self, entry: Entry) -> bool:
+        """Whether ``entry`` holds any of the keys (a quick test before :meth:`Shared.add`)."""
+        if not self.persons.isdisjoint(entry.persons):
+            return True
+        if entry.year and not self.counts.isdisjoint(counts_of(entry)):
+            return True
+        for kind, key, _, _ in entry.mentions:
+            if (
+                (kind == "repository" and key in self.repositories)
+                or (kind == "link" and key in self.links)
+                or (kind in ("introduced-method", "introduced-resource") and (kind, key) in self.introduced)
+                or (kind == "named-method" and ("introduced-method", key) in self.introduced)
+            ):
+                return True
+        return False
+
+
+def pairs_of(entry: Entry) -> list[tuple[str, str]]:
+    """The coauthor pairs a paper adds (none above ``MAX_COAUTHORS`` authors, as ``kg.resolve.add_pairs``)."""
+    people = sorted(set(entry.persons))
+    if len(people) > MAX_COAUTHORS:
+        return []
+    return [(a, b) for i, a in enumerate(people) for b in people[i + 1 :]]
+
+
+def counts_of(entry: Entry) -> set[tuple[str, str, str]]:
+    """The (scheme, key, year) counts a paper adds to (as ``kg.assemble.assemble`` counts them)."""
+    if not entry.year:
+        return set()
+    year = entry.year
+    return (
+        {("arxiv", code, year) for code in entry.subjects}
+        | {("area", area[0], year) for area in entry.areas}
+        | {("method", key, year) for kind, key, _, _ in entry.mentions if kind == "method"}
+        | {("introduced", key, year) for kind, key, _, _ in entry.mentions if kind == "named-method"}
+    )
+
+
+class Shared:
+    """The shared nodes of the keys in ``keys``, summed over the entries added."""
+
+    def __init__(self, keys: Keys, known_subjects: frozenset[str]) -> None:
+        self.keys = keys
+        self.known = known_subjects
+        self.papers_of: Counter[str] = Counter()
+        self.spellings: dict[str, Counter[str]] = defaultdict(Counter)
+        self.pairs: Counter[tuple[str, str]] = Counter()
+        self.per_year: Counter[tuple[str, str, str]] = Counter()
+        self.repositories: dict[str, _Repository] = {}
+        self.links: dict[str, str] = {}
+        self.introduced: dict[tuple[str, str], _Introduced] = {}
+        # the few that concern the whole graph, summed over every entry (see :meth:`add_global`)
+        self.areas: dict[str, Area] = {}
+        self.unknown: set[str] = set()
+        self.introduces_methods = False
+
+    def add_global(self, entry: Entry) -> None:
+        """What every entry adds to the nodes a delta always makes again: areas, unknown subjects and
+        whether any paper introduces a method (the scheme of introduced methods)."""
+        for key, label, parent_key, parent_label in entry.areas:
+            self.areas.setdefault(key, Area(key, label, parent_key, parent_label))
+        if self.known:
+            self.unknown.update(code for code in entry.subjects if code not in self.known)
+        if not self.introduces_methods:
+            # a named method is a concept of the same scheme (``kg.assemble`` keys both "introduced-method")
+            self.introduces_methods = any(
+                kind in ("introduced-method", "named-method") for kind, _, _, _ in entry.mentions
+            )
+
+    def add(self, entry: Entry) -> None:
+        """What ``entry`` adds to the nodes of ``keys``."""
+        keys = self.keys
+        for person in set(entry.persons) & keys.persons:
+            self.papers_of[person] += 1
+        for person, spelling in entry.spellings:
+            if person in keys.persons:
+                self.spellings[person][spelling] += 1
+        if len(keys.persons.intersection(entry.persons)) > 1:
+            self.pairs.update(pair for pair in pairs_of(entry) if pair in keys.pairs)
+        self.per_year.update(c for c in counts_of(entry) if c in keys.counts)
+        for m in entry.shared_mentions():
+            if m.kind == "repository" and m.key in keys.repositories:
+                _Repository.add(self.repositories, m)
+            elif m.kind == "link" and m.key in keys.links:
+                kind = m.get("kind", "other")
+                self.links[m.key] = min(self.links.get(m.key, kind), kind)
+            elif m.kind in ("introduced-method", "introduced-resource", "named-method"):
+                summary_kind = "introduced-method" if m.kind == "named-method" else m.kind
+                if (summary_kind, m.key) in keys.introduced:
+                    _Introduced.add(self.introduced, m)
+
+    def triples(self, namer: Namer) -> set[Triple]:
+        """The triples of the shared nodes summed (those of :meth:`add_global` included)."""
+        return set(self._triples(namer))
+
+    def _triples(self, namer: Namer) -> Iterator[Triple]:
+        for key, papers in self.papers_of.items():
+            node = namer.person(key)
+            # named as kg.resolve names persons: the most frequent spelling, ties by sort order
+            name = min(self.spellings[key].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            yield Triple(node, RDF.type, FOAF.Person)
+            yield Triple(node, FOAF.name, string(name))
+            yield Triple(node, KG.paperCount, integer(papers))
+        for (a, b), joint in self.pairs.items():
+            if joint:
+                yield Triple(namer.person(a), KG.coauthor, namer.person(b))
+                yield Triple(namer.person(b), KG.coauthor, namer.person(a))
+        if self.areas:
+            yield from _areas(dict(sorted(self.areas.items())), namer)
+        for code in self.unknown:
+            node = subject_iri(code)
+            yield Triple(node, RDF.type, SKOS.Concept)
+            yield Triple(node, SKOS.notation, string(code))
+            yield Triple(node, SKOS.prefLabel, string(code))
+            yield Triple(node, SKOS.inScheme, ox.NamedNode(ARXIV_BASE + "scheme"))
+        for key, repository in self.repositories.items():
+            yield from _repository(key, repository)
+        for key, kind in self.links.items():
+            node = ox.NamedNode(key)
+            yield Triple(node, RDF.type, KG.Link)
+            yield Triple(node, KG.linkKind, string(kind))
+        if self.introduces_methods:
+            scheme = namer.introduced_scheme()
+            yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
+            yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
+        for (kind, key), summary in self.introduced.items():
+            yield from _introduced(kind == "introduced-resource", key, summary, namer)
+        yield from _statistics(self.per_year, namer)
+
+
+def summed(entries: Iterable[Entry], keys: Keys, known: frozenset[str]) -> Shared:
+    shared = Shared(keys, known)
+    for entry in entries:
+        shared.add_global(entry)
+        shared.add(entry)
+    return shared
