@@ -60,15 +60,16 @@ def build_into(
     log = log if log is not None else IssueLog()
     from kg.delta import rebuild
 
-    result = rebuild(paths, out, options, log, progress) if shards is None else None
-    if result is not None and result.delta is not None and not result.delta["papers_made"] + result.delta[
-        "papers_removed"
-    ]:
-        discard_build(result, out)  # nothing changed: the folder holds this build already
-        result.store = stores.open_store(out)
-        return result, []
-    if result is None:
+    delta = rebuild(paths, out, options, log, progress) if shards is None else "--shards"
+    if isinstance(delta, str):
         result = build(paths, options, log, progress)
+        result.full_because = delta
+    else:
+        result = delta
+        if result.delta is not None and not result.delta["papers_made"] + result.delta["papers_removed"]:
+            discard_build(result, out)  # nothing changed: the folder holds this build already
+            result.store = stores.open_store(out)
+            return result, []
     check_replace(result, out)  # before the shards too: a build that lost its inputs writes nothing
     from kg.shards import write_shards
 

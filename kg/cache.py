@@ -382,6 +382,21 @@ def loads_extract(blob: bytes) -> tuple[SourceFile | None, Extract]:
     return source, extract
 
 
+def loads_items(blob: bytes, ordinals: set[int]) -> list[tuple[int, Record, list[Mention]]] | None:
+    """Only the items ``ordinals`` of a cache entry (by their index in the file), decoded: a delta
+    build wants a few records of a big file.  None when the entry has no source."""
+    data = json.loads(gzip.decompress(blob))
+    if not data["source"]:
+        return None
+    source = SourceFile(*data["source"])
+    items = data["items"]
+    return [
+        (i, decode_record(items[i][0], source), [decode_mention(m, source.path) for m in items[i][1]])
+        for i in sorted(ordinals)
+        if i < len(items)
+    ]
+
+
 def replay(extract: Extract, log: IssueLog) -> None:
     """Report a cached file's issues again, as a fresh read would."""
     for issue in extract.issues:

@@ -43,14 +43,26 @@ import pyoxigraph as ox
 from kg import store as stores
 from kg.assemble import Namer, Triple, _Minted, _paper
 from kg.build_pages import BUILD_OUTPUTS
-from kg.cache import Entries, Extract, FileEntry, Manifest, changes, dumps_extract, extraction_key, paper_hash
+from kg.cache import (
+    CACHE_DIR,
+    Entries,
+    Extract,
+    FileEntry,
+    Manifest,
+    cache_name,
+    changes,
+    dumps_extract,
+    extraction_key,
+    loads_items,
+    paper_hash,
+)
 from kg.errors import IssueLog, KgError, os_message
 from kg.executors import Extraction, Progress, Step, _known_keys
 from kg.exporters.turtle import SORT_LIMIT
 from kg.extractors import check as check_extractors
 from kg.extractors.subjects import codes
 from kg.ledger import PAPER_CODES, Entry, IssueRow, Ledger, issue, row
-from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _cached, _unchanged, settings
+from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _unchanged, settings
 from kg.readers.discover import InputFile, discover
 from kg.records import Mention, Record, SourceFile
 from kg.resolve import Paper, Place, Plan, Planned, Streaming
@@ -72,18 +84,18 @@ class _Base:
 
 def rebuild(
     paths: list[Path], out: Path, options: BuildOptions, log: IssueLog, progress: Progress | None = None
-) -> Build | None:
+) -> Build | str:
     """The build of ``paths`` as a delta over the build in ``out`` (its store copied and changed,
-    not yet swapped in: see ``kg.build_folder.write_outputs``); None when it must be a full build
+    not yet swapped in: see ``kg.build_folder.write_outputs``), or why it must be a full build
     (nothing is reported to ``log`` then)."""
     base = _base(out, options)
-    if base is None:
-        return None
+    if isinstance(base, str):
+        return base
     scratch = IssueLog()  # reported to ``log`` only once the delta is sure to be taken
     try:
         result = _Delta(out, options, base, scratch, progress).run(paths)
-    except _Full:
-        return None
+    except _Full as e:
+        return str(e)
     for i in scratch.issues:
         log.report(i.at, i.severity, i.code, i.message)
     result.log = log
@@ -91,23 +103,28 @@ def rebuild(
 
 
 class _Full(Exception):
-    """The delta cannot be sure of its result: build in full."""
+    """The delta cannot be sure of its result: build in full (the message says why)."""
 
 
-def _base(out: Path, options: BuildOptions) -> _Base | None:
-    if options.full or options.thesaurus is not None:
-        return None
+def _base(out: Path, options: BuildOptions) -> _Base | str:
+    """The build in ``out`` a delta starts from, or why there is none."""
+    if options.full:
+        return "--full"
+    if options.thesaurus is not None:
+        return "a thesaurus applies to every paper"
     manifest = Manifest.load(out)
-    if not manifest.generation or manifest.resolution:
-        return None
+    if not manifest.generation:
+        return "no previous build"
+    if manifest.resolution:
+        return "the previous build applied a thesaurus"
     ledger = Ledger.load(out)
     if ledger is None or ledger.generation != manifest.generation:
-        return None
+        return "no ledger of the previous build"
     if not (out / stores.STORE_DIR).is_dir() or stores.generation(out) != manifest.generation:
-        return None
+        return "the store is not the one the manifest names"
     extraction = extraction_key(check_extractors(options.extractors or None))
     if manifest.extraction != extraction or ledger.settings != settings(options, extraction):
-        return None
+        return "other settings, extractors or taxonomies than the previous build"
     return _Base(manifest, ledger, extraction)
 
 
@@ -150,7 +167,9 @@ class _Delta:
     ) -> Build:
         previous = self.base.manifest
         entries = {key: Entry.loads(line) for key, line in ledger.lines.items()}
-        extraction = Extraction(self.options.extractors, self.options.workers, self.options.scheduler)
+        # nothing to read: no pool of workers to start (a change or removal takes records from the cache)
+        workers = self.options.workers if new_files else 1
+        extraction = Extraction(self.options.extractors, workers, self.options.scheduler if new_files else None)
         with extraction:
             identities = extraction.identify(
                 accepted, _known_keys(self.out, self.base.extraction), fresh_keys, self.progress
@@ -159,14 +178,14 @@ class _Delta:
             identified = time.perf_counter()
             groups, removed = self._affected(plan, entries, gone, {key for _, key, _ in new_files})
             if len(groups) > MOST * max(1, len(plan.sizes)):
-                raise _Full
+                raise _Full(f"{len(groups)} of {len(plan.sizes)} papers to make again")
             manifest = Manifest(extraction=self.base.extraction)
             new_ledger = Ledger(dict(ledger.settings))
             papers = self._papers(plan, groups, accepted, new_files, extraction, manifest, new_ledger, fresh)
         made = time.perf_counter()
         kept = {key: h for key, h in previous.papers.items() if key not in removed}
         if not kept.keys().isdisjoint(p.key for p, _ in papers):
-            raise _Full  # a re-made paper took the key of one left as it was: a collision
+            raise _Full("a paper made again has the key of one left as it was")
         manifest.papers = dict(sorted({**kept, **manifest.papers}.items()))
         for shown, rows in ledger.files.items():
             if shown in manifest.files and shown not in new_ledger.files:
@@ -248,7 +267,7 @@ class _Delta:
         for (digest, _), planned in plan.records.items():
             members.setdefault(planned.group, []).append((digest, planned.line))
             if (digest, planned.line) in group_of:
-                raise _Full  # two records on one line: places cannot be matched
+                raise _Full("two records on one line")
             group_of[digest, planned.line] = planned.group
         owner: dict[tuple[str, int], str] = {}
         removed: set[str] = set()
@@ -268,7 +287,7 @@ class _Delta:
                         continue
                     g = group_of.get((digest, line))
                     if g is None:
-                        raise _Full  # a record of an unchanged file that the first pass did not see
+                        raise _Full("a record of an unchanged file is not where the ledger has it")
                     if g not in groups:
                         groups.add(g)
                         queue_groups.append(g)
@@ -278,7 +297,7 @@ class _Delta:
                         continue
                     held = owner.get((digest, line))
                     if held is None:
-                        raise _Full  # a record of an unchanged file that no paper held
+                        raise _Full("a record of an unchanged file is in no paper of the ledger")
                     if held not in removed:
                         removed.add(held)
                         queue_papers.append(held)
@@ -343,19 +362,24 @@ class _Delta:
         for _ in streaming.consume():
             pass
         if any(i.code == "paper-key-collision" for i in self.log.issues):
-            raise _Full
+            raise _Full("two papers have one key")
         return made
 
     def _cached_records(
         self, item: InputFile, key: str, ordinals: set[int], extraction: Extraction
     ) -> Iterator[tuple[Place, Record, list[Mention]]]:
-        """The records ``ordinals`` of an unchanged file: from its cache entry, else read again (its
-        issues are not reported twice: the ledger has them)."""
-        cached = _cached(self.out, item.shown, key, self.base.extraction)
-        items = cached.items if cached is not None else list(extraction.stream(item, key, IssueLog(), Extract()))
-        for ordinal, (record, mentions) in enumerate(items):
-            if ordinal in ordinals:
-                yield (key, ordinal), record, mentions
+        """The records ``ordinals`` of an unchanged file: from its cache entry (only those decoded),
+        else read again (its issues are not reported twice: the ledger has them)."""
+        path = self.out / CACHE_DIR / cache_name(item.shown, key, self.base.extraction)
+        try:
+            items = loads_items(path.read_bytes(), ordinals)
+        except (OSError, ValueError, KeyError, TypeError, EOFError, IndexError):
+            items = None  # a missing or damaged entry only means reading the file again
+        if items is None:
+            read = extraction.stream(item, key, IssueLog(), Extract())
+            items = [(i, record, mentions) for i, (record, mentions) in enumerate(read) if i in ordinals]
+        for ordinal, record, mentions in items:
+            yield (key, ordinal), record, mentions
 
     def _difference(
         self, entries: dict[str, Entry], removed: set[str], papers: list[tuple[Paper, Entry]]

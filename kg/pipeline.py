@@ -123,6 +123,8 @@ class Build:
     """The generation of a build whose graph.ttl is not written (``lazy``); else graph.ttl's SHA-256."""
     delta: dict[str, int] | None = None
     """What a delta build did (papers re-made, triples deleted and inserted); None for a full build."""
+    full_because: str = ""
+    """Why ``kg build`` built in full rather than as a delta (see ``kg.delta.rebuild``)."""
 
     def summary(self) -> dict[str, int]:
         """The figures a build reports."""

@@ -229,7 +229,7 @@ def test_the_output_folder_inside_the_inputs_is_not_read_back(
     assert code == 0, output
     warning = [line for line in messages(output) if "[output-folder]" in line]
     assert len(warning) == 1
-    assert "cache, coauthors.html, graph.ttl, manifest.json, store, topics.html" in warning[0]
+    assert "cache, coauthors.html, graph.ttl, ledger.json.gz, manifest.json, store, topics.html" in warning[0]
     assert "2 papers" in output
 
 

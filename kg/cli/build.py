@@ -113,6 +113,8 @@ def build(
                 f"{d['triples_deleted']} triples deleted, {d['triples_inserted']} inserted",
                 markup=False,
             )
+        elif result.full_because and result.full_because != "no previous build":
+            err.print(f"full build: {result.full_because}", markup=False)
         if result.lazy:
             err.print(
                 f"not rewritten (a delta build of a big graph): {', '.join(result.lazy)}; "
