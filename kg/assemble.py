@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import pyoxigraph as ox
 
+from kg.errors import KgError
 from kg.records import Mention
 from kg.resolve import Area, Paper, Resolution, Streaming
 from kg.vocab import (
@@ -38,6 +39,32 @@ ONTOLOGY_FILES = ("arxiv-subjects.ttl", "methods.ttl")
 """Taxonomies that are part of every built graph (the whole scheme, not only what papers use)."""
 
 Triple = ox.Quad
+
+KINDS = frozenset(
+    {"author", "subject", "area", "repository", "link", "method", "named-method", "introduced-method", "introduced-resource"}
+)
+"""The kinds of mention assembly turns into triples (resolution makes authors, subjects and areas
+part of the paper; :func:`_mentions` the others).  An extractor that declares another kind is refused
+before a build reads anything (:func:`check_kinds`): its mentions would otherwise vanish silently."""
+
+
+def check_kinds(declared: Mapping[str, Iterable[str]]) -> None:
+    """Refuse extractors (name -> the kinds it declares) that make a kind no triple is made of.
+
+    >>> check_kinds({"links": ("repository", "link")})
+    >>> check_kinds({"toy": ("colour",)})
+    Traceback (most recent call last):
+    ...
+    kg.errors.KgError: error: the extractor 'toy' makes mentions of kind 'colour', which kg/assemble.py does not turn into triples (it knows: area, author, introduced-method, introduced-resource, link, method, named-method, repository, subject) [unassembled-kind]
+    """
+    for name, kinds in declared.items():
+        for kind in kinds:
+            if kind not in KINDS:
+                raise KgError(
+                    f"the extractor {name!r} makes mentions of kind {kind!r}, which kg/assemble.py does not "
+                    f"turn into triples (it knows: {', '.join(sorted(KINDS))})",
+                    code="unassembled-kind",
+                )
 """Statements of the default graph: pyoxigraph Quads (``Quad(s, p, o)``), which the bulk loader takes as they are."""
 
 

@@ -126,6 +126,7 @@ ISSUE_CODES: dict[str, IssueCode] = _table(
     ("unknown-view", "usage", "no view has that name (coauthors, topics, papers, ego)"),
     ("unknown-exporter", "usage", "no exporter has that name (kg list exporters)"),
     ("unknown-extractor", "usage", "no extractor has that name (kg list extractors)"),
+    ("unassembled-kind", "error", "an extractor declares a kind of mention kg/assemble.py makes no triple of"),
     ("unknown-figure", "usage", "no figure has that name (kg list figures)"),
     ("unknown-focus", "error", "no node of the graph has the --focus name"),
     ("ambiguous-focus", "error", "the --focus name matches several nodes; be more precise"),

@@ -19,7 +19,7 @@ from typing import BinaryIO, cast
 import pyoxigraph as ox
 
 from kg import store as stores
-from kg.assemble import Namer, assemble, ontology_triples, relabel
+from kg.assemble import Namer, assemble, check_kinds, ontology_triples, relabel
 from kg.cache import (
     CACHE_DIR,
     Changes,
@@ -40,6 +40,7 @@ from kg.curation import Curation
 from kg.errors import IssueLog, KgError, os_message
 from kg.executors import Extraction, Progress, Step, _known_keys, collector_paused, steady_malloc
 from kg.exporters import turtle
+from kg.extractors import EXTRACTORS
 from kg.extractors import check as check_extractors
 from kg.extractors.subjects import codes
 from kg.files import Hashing
@@ -175,6 +176,7 @@ def _build(
     log = log if log is not None else IssueLog()
     started = time.perf_counter()
     extractors = check_extractors(options.extractors or None)  # an unknown name is an error, not ignored
+    check_kinds({name: EXTRACTORS[name].KINDS for name in extractors})
     if options.store is not None:
         _make_room(options.store)
     files = discover(paths, log, options.cache)

@@ -226,14 +226,19 @@ class Timeline:
 
 
 def run_build(
-    work: Path, out: Path, previous: str | None = None, kill: Callable[[float, Path], bool] | None = None
+    work: Path,
+    out: Path,
+    previous: str | None = None,
+    kill: Callable[[float, Path], bool] | None = None,
+    quiet: bool = True,
 ) -> tuple[int | None, Timeline, str]:
     """Run ``kg build in --out OUT -j 1 -q`` in ``work``, noting when it writes its outputs and swaps
     in the store (whose generation was ``previous``); ``kill(seconds, out)`` says when to SIGKILL it."""
     timeline = Timeline()
     stderr = work / "stderr.txt"
     started = time.monotonic()
-    process = child(_kg, str(work), str(stderr), "build", "in", "--out", str(out), "-j", "1", "-q")
+    argv = ["build", "in", "--out", str(out), "-j", "1"] + (["-q"] if quiet else [])
+    process = child(_kg, str(work), str(stderr), *argv)
     while process.is_alive():
         now = time.monotonic() - started
         if not timeline.outputs and _writing(out):
@@ -264,8 +269,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Output
     old = snapshot(previous)
     shutil.rmtree(work / "in" / "extra")  # the new build: fewer papers, stale cache entries
     reset(work / "reference", previous)
-    code, timeline, err = run_build(work, work / "reference", previous=old.generation)
+    code, timeline, err = run_build(work, work / "reference", previous=old.generation, quiet=False)
     assert code == 0, err
+    assert "delta build:" in err, "the new build is a delta over the previous one (kg.delta)"
     new = snapshot(work / "reference")
     assert old.ttl != new.ttl and old.quads != new.quads and old.pages != new.pages
     return work, previous, old, new, timeline
@@ -326,15 +332,25 @@ def test_build_killed_at_random_points(
 # --- 2. SIGKILL at every step of writing the outputs ---------------------------------------------------
 
 
-def _killed_write(work: str, inputs: list[str], out: str, kill_at: int, exchange: bool, steps: str) -> None:
-    """(In a child process) build, then write the outputs, killed by SIGKILL before the
-    ``kill_at``-th file-system step (rename, sync, removal); records the steps it took."""
+def _killed_write(
+    work: str, inputs: list[str], out: str, kill_at: int, exchange: bool, steps: str, delta: bool = False
+) -> None:
+    """(In a child process) build (with ``delta``: as a delta over the build in ``out``), then write the
+    outputs, killed by SIGKILL before the ``kill_at``-th file-system step (rename, sync, removal);
+    records the steps it took."""
     os.chdir(work)
-    result = build(
-        [Path(p) for p in inputs],
-        BuildOptions(cache=Path(out), store=stores.staging(Path(out)), extractors=CHEAP, taxonomies=False),
-        IssueLog(),
+    options = BuildOptions(
+        cache=Path(out), store=stores.staging(Path(out)), extractors=CHEAP, taxonomies=False, workers=1
     )
+    if delta:
+        from kg import delta as deltas
+
+        deltas.MOST = 1.0  # the seed pages are few: a delta however much changes
+        made = deltas.rebuild([Path(p) for p in inputs], Path(out), options, IssueLog())
+        assert not isinstance(made, str), made
+        result = made
+    else:
+        result = build([Path(p) for p in inputs], options, IssueLog())
     taken: list[str] = []
 
     def hooked(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -361,12 +377,12 @@ def _killed_write(work: str, inputs: list[str], out: str, kill_at: int, exchange
 
 
 def run_killed_write(
-    work: Path, inputs: list[str], out: Path, kill_at: int, exchange: bool = True
+    work: Path, inputs: list[str], out: Path, kill_at: int, exchange: bool = True, delta: bool = False
 ) -> list[str]:
     """Run :func:`_killed_write` in a child process; returns the steps it took when not killed."""
     steps = work / "steps.txt"
     steps.unlink(missing_ok=True)
-    process = child(_killed_write, str(work), inputs, str(out), kill_at, exchange, str(steps))
+    process = child(_killed_write, str(work), inputs, str(out), kill_at, exchange, str(steps), delta)
     process.join(300)
     assert process.exitcode == (-signal.SIGKILL if kill_at else 0), process.exitcode
     return steps.read_text().split("\n") if not kill_at else []
@@ -394,6 +410,28 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Outputs
     return work, old_dir, old, new
 
 
+def kill_each(
+    small: tuple[Path, Path, Outputs, Outputs],
+    inputs: list[str],
+    steps: list[str],
+    tried: list[int],
+    exchange: bool = True,
+    delta: bool = False,
+) -> list[str]:
+    """Kill the writing before each step of ``tried`` in turn, from the previous build each time;
+    check the folder each kill left, then that a full build after it completes it.  What each left."""
+    work, previous, old, new = small
+    out = work / "out"
+    phases = []
+    for k in tried:
+        reset(out, previous)
+        run_killed_write(work, inputs, out, k, exchange, delta)
+        phases.append(f"{steps[k - 1]}: {check_interrupted(out, old, new)}")
+        build_in_process([Path(n) for n in inputs], out)
+        check_complete(out, new)
+    return phases
+
+
 @pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
 def test_build_killed_at_every_step_of_writing(
     small: tuple[Path, Path, Outputs, Outputs], exchange: bool, monkeypatch: pytest.MonkeyPatch
@@ -403,7 +441,7 @@ def test_build_killed_at_every_step_of_writing(
     ``two-renames`` is the fallback where folders cannot be exchanged atomically (not Linux): killed
     between its two renames, the folder has no ``store/`` for a moment, and readers find the previous
     store where it was set aside; only the steps around the swap are tried there."""
-    work, previous, old, new = small
+    work, previous, _, new = small
     monkeypatch.chdir(work)
     names = sorted(p.name for p in SEEDS.iterdir())
     inputs = [names[2], names[0]]
@@ -418,16 +456,30 @@ def test_build_killed_at_every_step_of_writing(
     else:  # around the two renames of the swap
         swap = steps.index("rename")
         tried = [k for k in range(1, len(steps) + 1) if 0 <= k - 1 - swap <= 2]
-    phases = []
-    for k in tried:
-        reset(out, previous)
-        run_killed_write(work, inputs, out, k, exchange)
-        phases.append(f"{steps[k - 1]}: {check_interrupted(out, old, new)}")
-        build_in_process([Path(n) for n in inputs], out)
-        check_complete(out, new)
+    phases = kill_each(small, inputs, steps, tried, exchange=exchange)
     states = {p.split(": ")[1] for p in phases}
     assert "old" in states and states - {"old", "new"}, "no kill between the first and the last rename"
     print(f"\n{len(phases)} kills at steps {phases}")
+
+
+def test_delta_killed_at_every_step_of_writing(
+    small: tuple[Path, Path, Outputs, Outputs], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for a delta build (``kg.delta``: a seed page removed, another added, applied to a copy
+    of the previous store): killed before each step of writing, the folder holds the previous build
+    or the new one, and a full build after it gives what the delta gives, byte for byte."""
+    work, previous, _, new = small
+    monkeypatch.chdir(work)
+    names = sorted(p.name for p in SEEDS.iterdir())
+    inputs = [names[2], names[0]]
+    out = work / "out"
+    reset(out, previous)
+    steps = run_killed_write(work, inputs, out, 0, delta=True)
+    check_complete(out, new)  # the delta's outputs are the full build's, byte for byte
+    phases = kill_each(small, inputs, steps, list(range(1, len(steps) + 1)), delta=True)
+    states = {p.split(": ")[1] for p in phases}
+    assert "old" in states and "new" in states and states - {"old", "new"}
+    print(f"\n{len(phases)} kills of a delta at steps {phases}")
 
 
 def test_reader_finds_a_store_set_aside(small: tuple[Path, Path, Outputs, Outputs], tmp_path: Path) -> None:

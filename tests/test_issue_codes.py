@@ -34,6 +34,8 @@ EMITTERS: dict[str, tuple[int, str | None]] = {
 FORWARDING = {
     ("kg/cache.py", "code"),
     ("kg/cache.py", "issue.code"),
+    ("kg/delta.py", "i.code"),  # a delta's issues, reported once it is taken
+    ("kg/ledger.py", "code"),  # issues kept in the ledger, reported again
     ("kg/cli/query.py", "e.code"),
     ("kg/errors.py", "code"),
     ("kg/build_pages.py", "str(said.get('code', 'error'))"),

@@ -146,7 +146,9 @@ def test_a_toy_of_each_kind_of_plugin_works_end_to_end(
         ],
     )  # fmt: skip
     assert done.exit_code == 0, done.output
-    assert "https://github.com/kg-team/2024" in done.output and "https://github.com/kg-team/2025" in done.output
+    assert (
+        "https://github.com/kg-team/2024" in done.output and "https://github.com/kg-team/2025" in done.output
+    )
 
     # the exporter
     done = runner.invoke(app, ["export", "toy", "--out", str(out), "--output", str(tmp_path / "g.count")])
@@ -159,7 +161,8 @@ def test_a_toy_of_each_kind_of_plugin_works_end_to_end(
     assert "2 nodes, 0 links" in done.output
     assert "toy" in runner.invoke(app, ["list", "views"]).output
     done = runner.invoke(
-        app, ["export", "graphml", "--view", "toy", "--out", str(out), "--output", str(tmp_path / "t.graphml")]
+        app,
+        ["export", "graphml", "--view", "toy", "--out", str(out), "--output", str(tmp_path / "t.graphml")],
     )
     assert done.exit_code == 0, done.output
     assert "Ada Lovelace" in (tmp_path / "t.graphml").read_text(encoding="utf-8")
@@ -175,7 +178,9 @@ def test_unknown_names_list_the_choices() -> None:
         check(("link",))
     with pytest.raises(KgError, match="did you mean graphml\\? choose from:"):
         exporter("grapml")
-    with pytest.raises(KgError, match="did you mean coauthors\\? choose from: coauthors, ego, papers, topics"):
+    with pytest.raises(
+        KgError, match="did you mean coauthors\\? choose from: coauthors, ego, papers, topics"
+    ):
         project.view(project.ox.Store(), "coautors")
     done = runner.invoke(app, ["viz", "topic"])
     assert done.exit_code == 2 and "did you mean topics" in done.output
@@ -197,3 +202,19 @@ def test_every_mention_an_extractor_makes_is_of_a_kind_it_declares() -> None:
     for name, kinds in seen.items():
         assert kinds <= set(EXTRACTORS[name].KINDS), name
     assert {kind for module in EXTRACTORS.values() for kind in module.KINDS} == MENTION_KINDS
+
+
+def test_an_extractor_of_a_kind_no_triple_is_made_of_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mention kind the assembler does not know would vanish from the graph: refused before reading."""
+    extractor = module(
+        tmp_path, "colour_extractor", TOY_EXTRACTOR.replace('KINDS = ("repository",)', 'KINDS = ("colour",)')
+    )
+    monkeypatch.setitem(EXTRACTORS, extractor.NAME, extractor)
+    done = runner.invoke(
+        app, ["build", str(Path(__file__).resolve().parents[1] / "seeds"), "--out", str(tmp_path / "out")]
+    )
+    assert done.exit_code == 1
+    assert "makes mentions of kind 'colour'" in done.output and "[unassembled-kind]" in done.output
+    assert not (tmp_path / "out" / "graph.ttl").exists()
