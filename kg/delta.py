@@ -184,7 +184,7 @@ class _Delta:
             papers = self._papers(plan, groups, accepted, new_files, extraction, manifest, new_ledger, fresh)
         made = time.perf_counter()
         kept = {key: h for key, h in previous.papers.items() if key not in removed}
-        if not kept.keys().isdisjoint(p.key for p, _ in papers):
+        if not kept.keys().isdisjoint(p.key for p, _ in papers):  # dropped ones included: which came first?
             raise _Full("a paper made again has the key of one left as it was")
         manifest.papers = dict(sorted({**kept, **manifest.papers}.items()))
         for shown, rows in ledger.files.items():
@@ -277,9 +277,20 @@ class _Delta:
                     removed.add(paper_key)
                 else:
                     owner[digest, line] = paper_key
+        # a paper dropped for its key is made again when the paper that held the key goes (it may
+        # get the key now), or comes again (who gets it is decided among the papers made again)
+        waiting: dict[str, list[str]] = {}
+        for paper_key, entry in entries.items():
+            if entry.dropped:
+                waiting.setdefault(entry.wanted, []).append(paper_key)
         groups = {g for g, places in members.items() if any(d in new_digests for d, _ in places)}
         queue_groups = list(groups)
         queue_papers = list(removed)
+        for paper_key in list(removed):
+            for other in waiting.get(entries[paper_key].wanted, ()):
+                if other not in removed:
+                    removed.add(other)
+                    queue_papers.append(other)
         while queue_groups or queue_papers:
             while queue_papers:
                 for path, digest, line in entries[queue_papers.pop()].records:
@@ -298,9 +309,10 @@ class _Delta:
                     held = owner.get((digest, line))
                     if held is None:
                         raise _Full("a record of an unchanged file is in no paper of the ledger")
-                    if held not in removed:
-                        removed.add(held)
-                        queue_papers.append(held)
+                    for paper_key in (held, *waiting.get(entries[held].wanted, ())):
+                        if paper_key not in removed:
+                            removed.add(paper_key)
+                            queue_papers.append(paper_key)
         return groups, removed
 
     def _papers(
@@ -351,18 +363,19 @@ class _Delta:
                 ledger.files[item.shown] = [row(i) for i in extract.issues]
                 manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
 
-        def observe(paper: Paper) -> None:
+        def enter(paper: Paper, dropped: bool = False) -> None:
             nonlocal mark
-            manifest.papers[paper.key] = paper_hash(paper)
+            if not dropped:
+                manifest.papers[paper.key] = paper_hash(paper)
             own = [i for i in self.log.issues[mark:] if i.code in PAPER_CODES]
             mark = len(self.log.issues)
-            made.append((paper, Entry.of(paper, streaming.areas, own)))
+            made.append((paper, Entry.of(paper, streaming.areas, own, dropped)))
 
-        streaming = Streaming(sub, self.log, source(), observe)
+        # papers made again complete in the order a full build completes them (each on its last
+        # record, read in the same order), so a key two of them want goes to the same one
+        streaming = Streaming(sub, self.log, source(), enter, None, lambda paper: enter(paper, True))
         for _ in streaming.consume():
             pass
-        if any(i.code == "paper-key-collision" for i in self.log.issues):
-            raise _Full("two papers have one key")
         return made
 
     def _cached_records(
@@ -407,15 +420,16 @@ class _Delta:
             after.add_global(entry)
             after.add(entry)
         graph = stores.open_store(self.out)
-        was = before.triples(namer) | set(_stored(graph, namer, removed))
+        was = before.triples(namer) | set(_stored(graph, namer, {k for k in removed if not entries[k].dropped}))
         people = _Minted(namer.person)
         will = after.triples(namer)
-        for paper, _ in papers:
-            will.update(_paper(paper, namer, people))
+        for paper, entry in papers:
+            if not entry.dropped:
+                will.update(_paper(paper, namer, people))
         counts = dict(self.base.ledger.counts)
-        counts["papers"] += len(new) - len(old)
-        counts["persons"] += sum(1 for p in after.papers_of if p not in before.papers_of) - sum(
-            1 for p in before.papers_of if p not in after.papers_of
+        counts["papers"] += sum(not e.dropped for e in new) - sum(not e.dropped for e in old)
+        counts["persons"] += sum(1 for p in after.spellings if p not in before.spellings) - sum(
+            1 for p in before.spellings if p not in after.spellings
         )
         pairs_before = {p for p, n in before.pairs.items() if n}
         pairs_after = {p for p, n in after.pairs.items() if n}

@@ -30,13 +30,16 @@ from kg.resolve import Paper
 
 FORMAT = 1
 
-PAPER_CODES = frozenset({"author-not-listed", "many-authors"})
+PAPER_CODES = frozenset({"author-not-listed", "many-authors", "paper-key-collision"})
 """Issues reported while a paper is made (not while its files are read): kept with its entry."""
 
 SHARED_KINDS = ("method", "named-method", "repository", "link", "introduced-method", "introduced-resource")
 """The mentions that count towards shared nodes (see ``kg.assemble.assemble``)."""
 
 IssueRow = tuple[str, int, str, str, str]
+
+DROPPED = "~"
+"""The key prefix of a dropped paper's entry (no paper key starts so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +60,23 @@ class Entry:
     """(kind, key, text, detail) of its mentions of the kinds in :data:`SHARED_KINDS`."""
     issues: tuple[IssueRow, ...] = ()
 
+    @property
+    def dropped(self) -> bool:
+        """A paper dropped because an earlier one took its key (``paper-key-collision``): it is not in
+        the graph, but its records still named its persons (``kg.resolve.Streaming``)."""
+        return self.key.startswith(DROPPED)
+
+    @property
+    def wanted(self) -> str:
+        """The paper key a dropped paper wanted (its own key, for a paper in the graph)."""
+        return self.key.split(DROPPED)[1] if self.dropped else self.key
+
     @classmethod
-    def of(cls, paper: Paper, areas: dict[str, Any], issues: Iterable[Issue] = ()) -> Entry:
+    def of(cls, paper: Paper, areas: dict[str, Any], issues: Iterable[Issue] = (), dropped: bool = False) -> Entry:
         """The entry of a paper just made (``areas``: the resolution's areas by key, as
-        ``kg.resolve.Area``)."""
+        ``kg.resolve.Area``); ``dropped``: of one that lost its key to an earlier paper."""
         return cls(
-            key=paper.key,
+            key=f"{DROPPED}{paper.key}{DROPPED}{paper.sources[0].key}" if dropped else paper.key,
             records=tuple((s.path, s.digest, s.line) for s in paper.sources),
             persons=tuple(a.person for a in paper.authors),
             spellings=paper.spellings,

@@ -214,7 +214,9 @@ def _build(
             identities = extraction.identify(reading.accepted, remembered, fresh_keys, progress)
             plan = Plan.of(identities)
             identified = time.perf_counter()
-            streaming = Streaming(plan, log, reading.records(extraction), reading.observe, curation)
+            streaming = Streaming(
+                plan, log, reading.records(extraction), reading.observe, curation, reading.drop
+            )
             reading.areas = streaming.areas
             del plan
             renamed = curation.labels if curation is not None else {}
@@ -250,10 +252,7 @@ def _build(
     counts = streaming.counts()
     ledger = reading.ledger
     if ledger is not None:
-        if any(i.code == "paper-key-collision" for i in log.issues):
-            ledger = None  # a paper dropped for its key still named its persons: only a full build knows
-        else:
-            ledger.counts = {**counts, "triples": triples}
+        ledger.counts = {**counts, "triples": triples}
     return Build(
         ledger=ledger,
         timings={
@@ -371,11 +370,18 @@ class _Reading:
     def observe(self, paper: Paper) -> None:
         """A paper made: the manifest remembers its hash (what a rebuild compares)."""
         self.manifest.papers[paper.key] = paper_hash(paper)
+        self._enter(paper, dropped=False)
+
+    def drop(self, paper: Paper) -> None:
+        """A paper dropped for its key (``paper-key-collision``): the ledger keeps what it named."""
+        self._enter(paper, dropped=True)
+
+    def _enter(self, paper: Paper, dropped: bool) -> None:
         if self.ledger is not None:
             issues = self.log.issues
             own = [i for i in issues[self._mark :] if i.code in PAPER_CODES]
             self._mark = len(issues)
-            self.ledger.add(Entry.of(paper, self.areas, own))
+            self.ledger.add(Entry.of(paper, self.areas, own, dropped))
 
 
 def _load_writing_turtle(graph: ox.Store, quads: Iterable[ox.Quad], stream: Path, base: str) -> str:

@@ -308,6 +308,7 @@ class Streaming:
         records: Iterable[tuple[Place, Record, list[Mention]]],
         observe: Callable[[Paper], None] | None = None,
         curation: Curation | None = None,
+        dropped: Callable[[Paper], None] | None = None,
     ) -> None:
         self.plan = plan
         self.curation = curation
@@ -318,6 +319,7 @@ class Streaming:
         self.areas: dict[str, Area] = {}
         self._source = records
         self._observe = observe
+        self._dropped = dropped
         self._pending: dict[int, list[tuple[Place, _Draft]]] = {}
         self._names: dict[str, Counter[str]] = defaultdict(Counter)
         self._pairs: Counter[tuple[str, str]] = Counter()
@@ -367,6 +369,8 @@ class Streaming:
         paper = _paper(members, self.plan.reasons[group], self._names, self.areas, self.log)
         if paper.key in self._made:  # distinct groups can only collide on a hash; keep the first
             self.log.warn(members[0].record.at, "paper-key-collision", f"paper key {paper.key} reused")
+            if self._dropped is not None:  # its persons were named from it all the same
+                self._dropped(paper)
             return None
         self._made.add(paper.key)
         if len(persons_of(paper)) > MAX_COAUTHORS:

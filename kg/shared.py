@@ -118,6 +118,8 @@ class Shared:
     def add_global(self, entry: Entry) -> None:
         """What every entry adds to the nodes a delta always makes again: areas, unknown subjects and
         whether any paper introduces a method (the scheme of introduced methods)."""
+        if entry.dropped:
+            return
         for key, label, parent_key, parent_label in entry.areas:
             self.areas.setdefault(key, Area(key, label, parent_key, parent_label))
         if self.known:
@@ -129,13 +131,15 @@ class Shared:
             )
 
     def add(self, entry: Entry) -> None:
-        """What ``entry`` adds to the nodes of ``keys``."""
+        """What ``entry`` adds to the nodes of ``keys`` (a dropped paper: only its spellings)."""
         keys = self.keys
-        for person in set(entry.persons) & keys.persons:
-            self.papers_of[person] += 1
         for person, spelling in entry.spellings:
             if person in keys.persons:
                 self.spellings[person][spelling] += 1
+        if entry.dropped:
+            return
+        for person in set(entry.persons) & keys.persons:
+            self.papers_of[person] += 1
         if len(keys.persons.intersection(entry.persons)) > 1:
             self.pairs.update(pair for pair in pairs_of(entry) if pair in keys.pairs)
         self.per_year.update(c for c in counts_of(entry) if c in keys.counts)
@@ -155,13 +159,14 @@ class Shared:
         return set(self._triples(namer))
 
     def _triples(self, namer: Namer) -> Iterator[Triple]:
-        for key, papers in self.papers_of.items():
+        # every person a record named, as kg.resolve has them (one named only by a dropped paper has
+        # no paper), each by the most frequent spelling, ties by sort order
+        for key, spellings in self.spellings.items():
             node = namer.person(key)
-            # named as kg.resolve names persons: the most frequent spelling, ties by sort order
-            name = min(self.spellings[key].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            name = min(spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
             yield Triple(node, RDF.type, FOAF.Person)
             yield Triple(node, FOAF.name, string(name))
-            yield Triple(node, KG.paperCount, integer(papers))
+            yield Triple(node, KG.paperCount, integer(self.papers_of[key]))
         for (a, b), joint in self.pairs.items():
             if joint:
                 yield Triple(namer.person(a), KG.coauthor, namer.person(b))

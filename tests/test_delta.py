@@ -359,3 +359,32 @@ def test_shared_nodes_are_read_back(folder: tuple[Path, Path]) -> None:
     persons = {q.subject.value for q in store.quads_for_pattern(None, None, FOAF.Person, None)}
     namer = Namer(DATA_BASE)
     assert persons == {namer.person(p).value for e in ledger.entries() for p in e.persons}
+
+
+def test_papers_that_want_one_key(folder: tuple[Path, Path], tmp_path: Path) -> None:
+    """Two records with one arXiv id but different DOIs are kept apart, and the second paper loses the
+    key to the first (``paper-key-collision``); its persons are named all the same.  Deltas beside
+    them, and over them, equal a full build."""
+    inputs, out = folder
+    first = paper(6, ["Ian Jay"], "The first of two papers with one identifier", doi="10.1000/one")
+    second = paper(
+        6, ["Kim Lo", "Ian Jay"], "The second of two papers with one identifier", doi="10.1000/two"
+    )
+    write(inputs / "c.jsonl", [first])
+    write(inputs / "d.jsonl", [second])
+    result, _ = run(inputs, out)
+    assert result.log.counts().get("paper-key-collision") == 1
+    check_same_as_full(inputs, out, tmp_path, result)
+    kim = node("person", "kim_lo")
+    assert any(t.startswith(kim) and '"0"' in t for t in triples(out)), "named by the dropped paper only"
+    write(inputs / "e.jsonl", [P5])  # beside them
+    result, _ = run(inputs, out)
+    assert result.delta is not None and result.log.counts().get("paper-key-collision") == 1
+    check_same_as_full(inputs, out, tmp_path, result)
+    write(inputs / "d.jsonl", [{**second, "authors": ["Kim Lo", "Lee Mo"]}])  # over the dropped one
+    result, _ = run(inputs, out)
+    check_same_as_full(inputs, out, tmp_path, result)
+    (inputs / "c.jsonl").unlink()  # the first goes: the second has the key now
+    result, _ = run(inputs, out)
+    check_same_as_full(inputs, out, tmp_path, result)
+    assert any("The second of two papers" in t for t in triples(out))
