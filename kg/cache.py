@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -82,6 +83,8 @@ class Extract:
     issues: list[Issue] = field(default_factory=list)
     encoded: list[bytes] | None = None
     """The items already encoded for the cache, batch by batch, when workers did it (:func:`encode_items`)."""
+    counts: list[int] | None = None
+    """Items in each of ``encoded`` (the entry's index of its pieces, see :func:`loads_items`)."""
 
 
 @dataclass(slots=True)
@@ -349,11 +352,15 @@ def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
     """A cache entry: gzip'd JSON of the file's source, items and issues.
 
     Pieces the workers encoded (``extract.encoded``, see :func:`encode_items`) are joined as
-    they are: gzip members concatenated decompress to their texts concatenated.
+    they are: gzip members concatenated decompress to their texts concatenated.  The first member
+    also holds an index of the pieces (``pieces``: items, offset and length of each after the first
+    member), so that a delta build decodes only the pieces holding the records it wants.
     """
-    head = {"source": [source.path, source.digest, source.reader] if source else None}
     issues = [[i.at.path, i.at.line, i.severity, i.code, i.message] for i in extract.issues]
-    pieces = extract.encoded or ([encode_items(extract.items)] if extract.items else [])
+    if extract.encoded:
+        pieces, counts = extract.encoded, extract.counts
+    else:
+        pieces, counts = ([encode_items(extract.items)], [len(extract.items)]) if extract.items else ([], [])
 
     def member(text: str) -> bytes:
         return gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0)
@@ -361,12 +368,21 @@ def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
     def dumps(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-    members = [member(dumps(head)[:-1] + ',"items":[')]
+    comma = member(",")
+    body: list[bytes] = []
+    index: list[list[int]] = []
+    offset = 0
     for i, piece in enumerate(pieces):
         if i:
-            members.append(member(","))
-        members.append(piece)
-    members.append(member(f'],"issues":{dumps(issues)}}}'))
+            body.append(comma)
+            offset += len(comma)
+        body.append(piece)
+        index.append([counts[i] if counts is not None and len(counts) == len(pieces) else -1, offset, len(piece)])
+        offset += len(piece)
+    head: dict[str, Any] = {"source": [source.path, source.digest, source.reader] if source else None}
+    if all(n >= 0 for n, _, _ in index):
+        head["pieces"] = index
+    members = [member(dumps(head)[:-1] + ',"items":['), *body, member(f'],"issues":{dumps(issues)}}}')]
     return b"".join(members)
 
 
@@ -384,16 +400,32 @@ def loads_extract(blob: bytes) -> tuple[SourceFile | None, Extract]:
 
 def loads_items(blob: bytes, ordinals: set[int]) -> list[tuple[int, Record, list[Mention]]] | None:
     """Only the items ``ordinals`` of a cache entry (by their index in the file), decoded: a delta
-    build wants a few records of a big file.  None when the entry has no source."""
-    data = json.loads(gzip.decompress(blob))
-    if not data["source"]:
+    build wants a few records of a big file.  With the entry's index of pieces only the pieces that
+    hold them are decompressed and parsed.  None when the entry has no source."""
+    first = zlib.decompressobj(wbits=31)
+    text = first.decompress(blob).decode("utf-8")
+    if not first.eof:  # not the format dumps_extract writes: read it whole
+        text = ""
+    head = json.loads(text.removesuffix(',"items":[') + "}") if text.endswith(',"items":[') else None
+    if head is None or "pieces" not in head:
+        data = json.loads(gzip.decompress(blob))
+        head, items = data, data["items"]
+    else:
+        rest = first.unused_data
+        items = {}
+        start = 0
+        for count, offset, length in head["pieces"]:
+            if any(start <= i < start + count for i in ordinals):
+                piece = json.loads("[" + gzip.decompress(rest[offset : offset + length]).decode("utf-8") + "]")
+                items.update({start + k: item for k, item in enumerate(piece)})
+            start += count
+    if not head["source"]:
         return None
-    source = SourceFile(*data["source"])
-    items = data["items"]
+    source = SourceFile(*head["source"])
     return [
         (i, decode_record(items[i][0], source), [decode_mention(m, source.path) for m in items[i][1]])
         for i in sorted(ordinals)
-        if i < len(items)
+        if (i in items if isinstance(items, dict) else i < len(items))
     ]
 
 

@@ -226,6 +226,7 @@ class Extraction:
         pending: deque[tuple[list[Record], list[Issue], Callable[[], BatchResult]]] = deque()
         limit = 2 * self.workers
         encoded: list[bytes] = []
+        counts: list[int] = []
         reported: list[Issue] = []
 
         def report(issues: Iterable[Issue]) -> None:
@@ -238,6 +239,7 @@ class Extraction:
         ) -> Iterator[tuple[Record, list[Mention]]]:
             mentions, issues, piece = result
             encoded.append(piece)
+            counts.append(len(batch))
             # in line order, as a reader and extractors running record by record would report them
             report(sorted([*read_issues, *issues], key=lambda i: i.at.line))
             yield from zip(batch, mentions, strict=True)
@@ -257,6 +259,7 @@ class Extraction:
             yield from settle(done[0], done[1], done[2]())
         report(reading.issues)  # reported after the last record (e.g. a count check)
         extract.encoded = encoded
+        extract.counts = counts
         extract.issues = reported
 
 

@@ -3,6 +3,7 @@ full build of the same inputs."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import shutil
@@ -388,3 +389,32 @@ def test_papers_that_want_one_key(folder: tuple[Path, Path], tmp_path: Path) -> 
     result, _ = run(inputs, out)
     check_same_as_full(inputs, out, tmp_path, result)
     assert any("The second of two papers" in t for t in triples(out))
+
+
+def test_a_cache_entry_gives_any_of_its_records_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A delta decodes only the pieces of a cache entry that hold the records it wants: the same
+    records as decoding the whole entry."""
+    import kg.executors
+    from kg.cache import CACHE_DIR, cache_name, loads_extract, loads_items
+
+    monkeypatch.setattr(kg.executors, "BATCH", 3)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    write(
+        inputs / "many.jsonl",
+        [paper(n, ["Ann Lee"], f"Paper number {n} on adapters for models") for n in range(1, 12)],
+    )
+    out = tmp_path / "out"
+    run(inputs, out)
+    manifest = Manifest.load(out)
+    ((shown, entry),) = manifest.files.items()
+    blob = (out / CACHE_DIR / cache_name(shown, entry.digest, manifest.extraction)).read_bytes()
+    _, whole = loads_extract(blob)
+    assert len(whole.items) == 11
+    assert len(json.loads(gzip.decompress(blob))["pieces"]) == 4  # batches of 3
+    for wanted in ({0}, {4, 5}, {10}, {0, 3, 6, 9, 10}, set(range(11)), {11, 40}):
+        got = loads_items(blob, wanted)
+        assert got is not None
+        assert [(i, r, m) for i, r, m in got] == [(i, *whole.items[i]) for i in sorted(wanted) if i < 11]
