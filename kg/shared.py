@@ -118,10 +118,10 @@ class Shared:
     def add_global(self, entry: Entry) -> None:
         """What every entry adds to the nodes a delta always makes again: areas, unknown subjects and
         whether any paper introduces a method (the scheme of introduced methods)."""
+        for key, label, parent_key, parent_label in entry.areas:  # a dropped paper's too, as resolved
+            self.areas.setdefault(key, Area(key, label, parent_key, parent_label))
         if entry.dropped:
             return
-        for key, label, parent_key, parent_label in entry.areas:
-            self.areas.setdefault(key, Area(key, label, parent_key, parent_label))
         if self.known:
             self.unknown.update(code for code in entry.subjects if code not in self.known)
         if not self.introduces_methods:
