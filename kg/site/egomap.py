@@ -163,13 +163,20 @@ def egomap(site: Site, person: str, root: str) -> tuple[str, str]:
     tall = height(len(shown))
     cy = tall / 2
     at = {s.iri: s for s in spots}
+    # papers two shown coauthors wrote together: set intersections of their papers (a coauthor of
+    # hundreds of papers is on many maps, so their set is made once and kept in the site's memo)
+    papers_of: dict[str, frozenset[str]] = site.memo.setdefault("egomap papers", {})
+    for iri in at:
+        if iri not in papers_of:
+            coauthor = site.entities.get(iri)
+            papers_of[iri] = frozenset(coauthor.papers if coauthor is not None else ())
     together: dict[tuple[str, str], int] = {}
-    for iri in sorted(at):
-        coauthor = site.entities.get(iri)
-        for paper in coauthor.papers if coauthor is not None else ():
-            for other in corpus.authors.get(paper, []):
-                if other in at and other > iri:
-                    together[(iri, other)] = together.get((iri, other), 0) + 1
+    ordered = sorted(at)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            n = len(papers_of[a] & papers_of[b])
+            if n:
+                together[(a, b)] = n
     name = corpus.label(person)
     title = (
         f"Coauthor map of {name}: the {len(shown)} coauthors with most joint papers"
@@ -182,11 +189,12 @@ def egomap(site: Site, person: str, root: str) -> tuple[str, str]:
         f"<title>{escape(title)}</title>",
     ]
     # coauthors who wrote together: one path per line width (a clique of 16 is 120 lines)
+    point = {s.iri: f"{_n(s.x)} {_n(s.y)}" for s in spots}
     most_together = max(together.values(), default=1)
     by_width: dict[str, list[str]] = {}
     for (a, b), n in sorted(together.items()):
         width = f"{_width(n, most_together, 0.6, 3.0):.2f}"
-        by_width.setdefault(width, []).append(f"M{_n(at[a].x)} {_n(at[a].y)}L{_n(at[b].x)} {_n(at[b].y)}")
+        by_width.setdefault(width, []).append(f"M{point[a]}L{point[b]}")
     for width, segments in sorted(by_width.items(), key=lambda item: float(item[0])):
         out.append(f'<path class="among" stroke-width="{width}" d="{"".join(segments)}"/>')
     most = shown[0][1]
