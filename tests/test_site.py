@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from kg.cli import app
 from kg.errors import IssueLog, KgError
 from kg.pipeline import BuildOptions, build
 from kg.queries import named_query, sized
-from kg.site import SiteOptions, chart, pages, write
+from kg.site import SiteOptions, chart, egomap, pages, write
 from kg.sparql import Solutions, bind, execute
 from kg.store import open_store
 from tests.test_browser import browser
@@ -33,6 +34,7 @@ HOSTILE_TITLE = (
     "</textarea><script>window.pwned=1</script> \"quoted\" & 'single' <img src=x onerror=alert(1)>"
 )
 HOSTILE_NAME = "<b>Eve</b> O'Hara"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 class Anchors(HTMLParser):
@@ -281,6 +283,128 @@ def test_chart_draws_each_year_with_gaps() -> None:
     assert chart.bars({}, {}, title="x") == ""
 
 
+# --- the coauthor map of a person's page ----------------------------------------------------------------
+
+MAP_HOSTILE = "</text><script>alert(1)</script>&"
+LONG = [f"Wilhelmina {i} Featherstonehaugh-Cholmondeley" for i in range(1, 19)]
+
+
+@pytest.fixture(scope="module")
+def map_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Ada wrote with Bob (3 papers), Carol, Dave and a hostile name (1 each); Bob and Carol also wrote
+    one paper without her; Sol wrote alone; Zed wrote with 18 long names (5 of them twice).  Persons
+    with fewer than 2 papers get no page."""
+    folder = tmp_path_factory.mktemp("map-site")
+    teams = [
+        ["Ada Lovelace", "Bob Babbage", "Carol Somerville"],
+        ["Ada Lovelace", "Bob Babbage"],
+        ["Ada Lovelace", "Bob Babbage", MAP_HOSTILE],
+        ["Bob Babbage", "Carol Somerville"],
+        ["Ada Lovelace", "Dave Herschel"],
+        ["Sol Itary"],
+        ["Sol Itary"],
+        ["Zed Many", *LONG],
+        ["Zed Many", *LONG[:5]],
+    ]
+    records = [
+        {
+            "id": f"2503.{i:05d}",
+            "title": f"Paper number {i} on topic {i * 7}",
+            "authors": team,
+            "categories": ["cs.LG"],
+            "summary": f"Abstract {i}: we study question {i * 13} with care.",
+        }
+        for i, team in enumerate(teams, 1)
+    ]
+    listing = folder / "2025-03-18.jsonl"
+    listing.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = build([listing], BuildOptions(), IssueLog())
+    assert result.summary()["papers"] == len(teams)
+    target = folder / "site"
+    write(result.store, target, SiteOptions(min_papers=2))
+    write(result.store, folder / "again", SiteOptions(min_papers=2))
+    return target
+
+
+def egomap_of(page: Path) -> ET.Element:
+    """The coauthor map of a person's page, parsed as XML (it must be well-formed SVG)."""
+    found = re.findall(r'<svg class="egomap".*?</svg>', page.read_text("utf-8"), re.S)
+    assert len(found) == 1, page
+    return ET.fromstring(found[0])
+
+
+def test_coauthor_map_shows_joint_papers_and_links_pages_that_exist(map_site: Path) -> None:
+    svg = egomap_of(map_site / "person" / "ada_lovelace.html")
+    assert svg.tag == SVG + "svg" and svg.findtext(SVG + "title") == (
+        "Coauthor map of Ada Lovelace: 4 coauthors"
+    )
+    person = svg.find(SVG + "g[@class='person']")
+    assert person is not None and person.findtext(SVG + "text") == "Ada Lovelace"
+    nodes = [n for n in svg if n.tag in (SVG + "a", SVG + "g") and n.get("class") != "person"]
+    tips = [n.findtext(SVG + "title") for n in nodes]
+    # strongest first, then in IRI order
+    assert tips[0] == "Bob Babbage: 3 joint papers"
+    assert sorted(tips[1:]) == sorted(
+        ["Carol Somerville: 1 joint paper", "Dave Herschel: 1 joint paper", f"{MAP_HOSTILE}: 1 joint paper"]
+    )
+    spokes = svg.findall(SVG + "line[@class='joint']")
+    joint = [int(line.get("data-joint", "0")) for line in spokes]
+    widths = [float(line.get("stroke-width", "0")) for line in spokes]
+    assert joint == [3, 1, 1, 1] and widths[0] > widths[1] == widths[2] == widths[3] > 0
+    # Bob and Carol wrote two papers together (one without Ada), Bob and the hostile name one
+    among = svg.findall(SVG + "path[@class='among']")
+    assert [(p.get("stroke-width"), p.get("d", "").count("M")) for p in among] == [("1.80", 1), ("3.00", 1)]
+    # links only to pages that exist: Bob and Carol have two papers, Dave and the hostile name one
+    links = {a.get("href") for a in svg.iter(SVG + "a")}
+    assert links == {"../person/bob_babbage.html", "../person/carol_somerville.html"}
+    assert all((map_site / "person" / unquote(str(h))).resolve().is_file() for h in links)
+    page = (map_site / "person" / "ada_lovelace.html").read_text("utf-8")
+    assert page.index('id="map"') < page.index('id="papers"')  # beside the facts, before the papers
+
+
+def test_coauthor_map_keeps_a_hostile_name_text(map_site: Path) -> None:
+    page = (map_site / "person" / "ada_lovelace.html").read_text("utf-8")
+    assert "<script>alert" not in page and "</text><script>" not in page
+    assert "&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;" in page
+    svg = egomap_of(map_site / "person" / "ada_lovelace.html")
+    labels = [t.text for t in svg.iter(SVG + "text")]
+    assert egomap.short(MAP_HOSTILE) in labels and egomap.short(MAP_HOSTILE).endswith("…")
+    assert not list(svg.iter(SVG + "script"))
+
+
+def test_coauthor_map_caps_coauthors_and_is_deterministic(map_site: Path) -> None:
+    svg = egomap_of(map_site / "person" / "zed_many.html")
+    spokes = svg.findall(SVG + "line[@class='joint']")
+    assert len(spokes) == egomap.MAX_COAUTHORS == 16
+    assert [int(s.get("data-joint", "0")) for s in spokes] == [2] * 5 + [1] * 11
+    zed = (map_site / "person" / "zed_many.html").read_text("utf-8")
+    assert "The 16 coauthors with most joint papers, of 18." in zed
+    # no coauthors: no map
+    alone = (map_site / "person" / "sol_itary.html").read_text("utf-8")
+    assert "egomap" not in alone and "Coauthor map" not in alone
+    # the same graph, the same bytes (the fixture wrote the site twice)
+    again = map_site.parent / "again"
+    for name in ("zed_many.html", "ada_lovelace.html", "bob_babbage.html"):
+        assert (again / "person" / name).read_bytes() == (map_site / "person" / name).read_bytes()
+
+
+def test_coauthor_map_labels_never_overlap() -> None:
+    for n in (1, 2, 3, 5, 8, 9, 15, 16):
+        spots = egomap.layout([(f"p{k:02d}", n - k) for k in range(n)])
+        boxes = []
+        for s in spots:
+            width = egomap.LABEL_CHARS * egomap.CHAR_WIDTH
+            left = s.label_x if s.anchor == "start" else s.label_x - width
+            assert left >= 0 and left + width <= egomap.WIDTH, (n, s)
+            assert 12 <= s.label_y <= egomap.height(n), (n, s)
+            boxes.append((left, s.label_y - 12, left + width, s.label_y + 3))
+        centre = egomap.height(n) / 2 + 24
+        boxes.append((egomap.CX - 80, centre - 12, egomap.CX + 80, centre + 3))  # the person's name
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (n, a, b)
+
+
 # --- the command line and kg serve ---------------------------------------------------------------------
 
 
@@ -407,6 +531,34 @@ def test_hostile_title_stays_text_in_chromium(browser: Any, hostile_site: Path) 
         assert page.evaluate("window.pwned") is None and console == []
     finally:
         page.close()
+
+
+def test_coauthor_map_in_chromium_names_apart_inside_no_requests(browser: Any, map_site: Path) -> None:
+    for name in ("zed_many.html", "ada_lovelace.html"):
+        path = map_site / "person" / name
+        page, console, requests = opened(browser, path)
+        try:
+            assert console == [] and requests[1:] == [(map_site / "site.css").resolve().as_uri()]
+            assert page.evaluate("window.pwned") is None
+            # each name's box as the browser lays it out, in the picture's own units
+            boxes = page.evaluate(
+                """() => [...document.querySelectorAll('svg.egomap text')].map(t => {
+                    const b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; })"""
+            )
+            width, height = page.evaluate(
+                "(() => { const v = document.querySelector('svg.egomap').viewBox.baseVal; "
+                "return [v.width, v.height]; })()"
+            )
+            assert len(boxes) == (17 if name == "zed_many.html" else 5)
+            for i, a in enumerate(boxes):
+                assert a[0] >= 0 and a[2] <= width and a[1] >= 0 and a[3] <= height, (name, a)
+                for b in boxes[i + 1 :]:
+                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (name, a, b)
+            page.click("svg.egomap a >> nth=0")
+            page.wait_for_load_state("load")
+            assert page.url.endswith(".html") and "/person/" in page.url and console == []
+        finally:
+            page.close()
 
 
 def test_staged_folder_refuses_names_outside_it(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
 from kg.site.chart import bars
+from kg.site.egomap import egomap
 from kg.site.entities import PLURALS, Entity, Site, method_counts, shares, tally
 
 PAGE_SIZE = 50
@@ -44,8 +45,8 @@ class PaperRow:
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A part of a page: ``kind`` is ``links``, ``papers``, ``facts``, ``table`` or ``chart`` (an SVG
-    beside a table)."""
+    """A part of a page: ``kind`` is ``links``, ``papers``, ``facts``, ``table``, ``chart`` (an SVG
+    beside a table) or ``map`` (an SVG alone)."""
 
     title: str
     kind: str
@@ -177,10 +178,11 @@ def entity_pages(site: Site, entity: Entity) -> list[Page]:
             sections = concept_sections(site, entity, root) if number == 1 else []
         heading = "Papers that mention or introduce it" if entity.kind == "method" else "Papers"
         papers = _papers_section(site, entity, number, root, heading)
-        # a person's or repository's papers are what its page is for; a concept's come after its
-        # trend and summaries (a method can have thousands)
+        # a person's or repository's papers are what its page is for (after its facts and a person's
+        # coauthor map); a concept's come after its trend and summaries (a method can have thousands)
         if entity.kind in ("person", "repository"):
-            sections.insert(min(1, len(sections)), papers)
+            at = next((i for i, s in enumerate(sections) if s.kind not in ("facts", "map")), len(sections))
+            sections.insert(at, papers)
         else:
             sections.append(papers)
         subtitle = f"{_kind_name(entity.kind)} · {_plural(len(entity.papers), 'paper')}"
@@ -221,8 +223,11 @@ def person_sections(site: Site, person: Entity, root: str) -> list[Section]:
     if years:
         facts.append(("years", f"{years[0]}–{years[-1]}" if len(years) > 1 else str(years[0])))
     facts.append(("coauthors", f"{len(set(coauthors)):,}"))
+    drawn, note = egomap(site, person.iri, root)
+    coauthor_map = [Section("Coauthor map", "map", svg=drawn, text=note, anchor="map")] if drawn else []
     return [
         Section("In the graph", "facts", facts=tuple(facts)),
+        *coauthor_map,
         _counted(site, coauthors, root, "Coauthors (joint papers)", "joint paper"),
         _counted(site, methods, root, "Methods used"),
         _counted(site, subjects, root, "Subjects and areas"),

@@ -44,7 +44,7 @@ def _template() -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["show"] = show
+    env.filters["show"] = shown
     env.filters["paper"] = paper
     env.filters["items"] = items
     return env.get_template("site.html")
@@ -72,19 +72,24 @@ def show(link: Link) -> Any:
     return Markup(f'<span class="plain">{text}</span>')
 
 
+shown = lru_cache(maxsize=1 << 17)(show)
+""":func:`show`, remembered: a paper's authors, subjects and code are on the page of each of them,
+and the same links are rendered again on every one (a large site renders millions of links)."""
+
+
 def items(links: tuple[Link, ...]) -> Any:
     """A list's items: each link with its note (rendered here, not by the template: a page can hold
     thousands, and a template loop costs several times more)."""
     out = []
     for one in links:
         note = f' <span class="note">{escape(one.note)}</span>' if one.note else ""
-        out.append(f"<li>{show(one)}{note}</li>\n")
+        out.append(f"<li>{shown(one)}{note}</li>\n")
     return Markup("".join(out))
 
 
 def paper(row: PaperRow) -> Any:
     """A paper in a list: year, title, venue, then a line each of authors, subjects, code, matched text."""
-    out = [f'<li><span class="year">{row.year or "n.d."}</span> {show(row.title)}']
+    out = [f'<li><span class="year">{row.year or "n.d."}</span> {shown(row.title)}']
     if row.venue:
         out.append(f' <span class="venue">{escape(row.venue)}</span>')
     for css, links, between, lead in (
@@ -94,7 +99,7 @@ def paper(row: PaperRow) -> Any:
     ):
         if links:
             out.append(
-                f'<br><span class="{css}">{lead}{between.join(str(show(one)) for one in links)}</span>'
+                f'<br><span class="{css}">{lead}{between.join([shown(one) for one in links])}</span>'
             )
     if row.matched:
         out.append(f'<br><span class="matched">matched {escape(row.matched)}</span>')
