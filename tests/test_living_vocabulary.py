@@ -55,7 +55,7 @@ def _names(record: Record, log: IssueLog) -> Iterator[Mention]:
                 yield Mention("named-method", name_key(m[i]), m[i], span.at, "names", m.start(i), detail)
 
 
-NAMES = SimpleNamespace(NAME="names", extract=_names)
+NAMES = SimpleNamespace(NAME="names", KINDS=("named-method",), extract=_names)
 
 
 def bib(key: str, title: str, abstract: str, year: int, author: str) -> str:
