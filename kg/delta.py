@@ -66,6 +66,7 @@ from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _unchanged, se
 from kg.readers.discover import InputFile, discover
 from kg.records import Mention, Record, SourceFile
 from kg.resolve import Paper, Place, Plan, Planned, Streaming
+from kg.resolve import paper_key as paper_key_of
 from kg.shared import Keys, Shared
 from kg.vocab import KG, PROV
 
@@ -261,36 +262,40 @@ class _Delta:
         A group is re-made when it holds a record of a new or changed file, or a record of an old
         paper that lost one (its file changed or went); an old paper goes when any of its records is
         in a group re-made.  An old paper whose records all lie in unchanged files forms one group
-        still (its records still share their keys), so the closure ends."""
+        still (its records still share their keys), so the closure ends.  Papers that want one key
+        (``paper-key-collision``: the first made keeps it) are made again together: the holder of
+        a key a re-made group wants, and the papers dropped for a key whose holder goes."""
         members: dict[int, list[tuple[str, int]]] = {}
+        keys: dict[int, set[str]] = {}
         group_of: dict[tuple[str, int], int] = {}
         for (digest, _), planned in plan.records.items():
             members.setdefault(planned.group, []).append((digest, planned.line))
+            keys.setdefault(planned.group, set()).update(planned.keys)
             if (digest, planned.line) in group_of:
                 raise _Full("two records on one line")
             group_of[digest, planned.line] = planned.group
         owner: dict[tuple[str, int], str] = {}
+        holders: dict[str, list[str]] = {}  # paper key -> the entries that hold or want it
         removed: set[str] = set()
         for paper_key, entry in entries.items():
+            holders.setdefault(entry.wanted, []).append(paper_key)
             for path, digest, line in entry.records:
                 if (path, digest) in gone:
                     removed.add(paper_key)
                 else:
                     owner[digest, line] = paper_key
-        # a paper dropped for its key is made again when the paper that held the key goes (it may
-        # get the key now), or comes again (who gets it is decided among the papers made again)
-        waiting: dict[str, list[str]] = {}
-        for paper_key, entry in entries.items():
-            if entry.dropped:
-                waiting.setdefault(entry.wanted, []).append(paper_key)
         groups = {g for g, places in members.items() if any(d in new_digests for d, _ in places)}
         queue_groups = list(groups)
         queue_papers = list(removed)
-        for paper_key in list(removed):
-            for other in waiting.get(entries[paper_key].wanted, ()):
+
+        def take(paper_key: str) -> None:
+            for other in (paper_key, *holders.get(entries[paper_key].wanted, ())):
                 if other not in removed:
                     removed.add(other)
                     queue_papers.append(other)
+
+        for paper_key in list(removed):
+            take(paper_key)
         while queue_groups or queue_papers:
             while queue_papers:
                 for path, digest, line in entries[queue_papers.pop()].records:
@@ -303,16 +308,16 @@ class _Delta:
                         groups.add(g)
                         queue_groups.append(g)
             while queue_groups:
-                for digest, line in members[queue_groups.pop()]:
+                g = queue_groups.pop()
+                for holder in holders.get(paper_key_of(sorted(keys[g])), ()):
+                    take(holder)
+                for digest, line in members[g]:
                     if digest in new_digests:
                         continue
                     held = owner.get((digest, line))
                     if held is None:
                         raise _Full("a record of an unchanged file is in no paper of the ledger")
-                    for paper_key in (held, *waiting.get(entries[held].wanted, ())):
-                        if paper_key not in removed:
-                            removed.add(paper_key)
-                            queue_papers.append(paper_key)
+                    take(held)
         return groups, removed
 
     def _papers(

@@ -418,3 +418,25 @@ def test_a_cache_entry_gives_any_of_its_records_alone(
         got = loads_items(blob, wanted)
         assert got is not None
         assert [(i, r, m) for i, r, m in got] == [(i, *whole.items[i]) for i in sorted(wanted) if i < 11]
+
+
+@pytest.mark.parametrize("name", ["0-first.jsonl", "z-last.jsonl"])
+def test_a_new_paper_wanting_the_key_of_one_left_as_it_was(
+    folder: tuple[Path, Path], tmp_path: Path, name: str
+) -> None:
+    """A new file brings a paper with the arXiv id of an old one but another DOI: the two are kept
+    apart and the one a full build makes first keeps the key (a file read before the old one's takes
+    it from the old paper); the delta makes both again and agrees."""
+    inputs, out = folder
+    write(inputs / "a.jsonl", [{**P1, "doi": "10.1000/old"}, P2, P3])
+    run(inputs, out)
+    write(
+        inputs / name,
+        [paper(1, ["New Person"], "Another paper that claims the first identifier", doi="10.1000/new")],
+    )
+    result, _ = run(inputs, out)
+    assert result.delta is not None, result.full_because
+    assert result.log.counts().get("paper-key-collision") == 1
+    check_same_as_full(inputs, out, tmp_path, result)
+    title = "Another paper" if name.startswith("0") else "Low rank adapters"
+    assert any(t.startswith(node("paper", "arxiv-2501.00001")) and title in t for t in triples(out))
