@@ -34,14 +34,15 @@ import copy
 import hashlib
 import shutil
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
 
 from kg import store as stores
-from kg.assemble import Namer, Triple, _Minted, _paper
+from kg.assemble import Namer, Triple, _Minted, _paper, method_iri, subject_iri
 from kg.build_pages import BUILD_OUTPUTS
 from kg.cache import (
     CACHE_DIR,
@@ -61,13 +62,13 @@ from kg.executors import Extraction, Progress, Step, _known_keys
 from kg.exporters.turtle import SORT_LIMIT
 from kg.extractors import check as check_extractors
 from kg.extractors.subjects import codes
-from kg.ledger import PAPER_CODES, Entry, IssueRow, Ledger, issue, row
+from kg.ledger import PAPER_CODES, Entry, IssueRow, Ledger, decoded, issue, row
 from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _unchanged, settings
 from kg.readers.discover import InputFile, discover
 from kg.records import Mention, Record, SourceFile
 from kg.resolve import Paper, Place, Plan, Planned, Streaming
 from kg.resolve import paper_key as paper_key_of
-from kg.shared import Keys, Shared
+from kg.shared import Keys, Shared, counts_of
 from kg.vocab import KG, PROV
 
 MOST = 0.3
@@ -167,7 +168,7 @@ class _Delta:
         ledger: Ledger,
     ) -> Build:
         previous = self.base.manifest
-        entries = {key: Entry.loads(line) for key, line in ledger.lines.items()}
+        entries = dict(zip(ledger.lines, decoded(ledger.lines.values()), strict=True))
         # nothing to read: no pool of workers to start (a change or removal takes records from the cache)
         workers = self.options.workers if new_files else 1
         extraction = Extraction(self.options.extractors, workers, self.options.scheduler if new_files else None)
@@ -425,6 +426,20 @@ class _Delta:
             after.add_global(entry)
             after.add(entry)
         graph = stores.open_store(self.out)
+        # the counts per year add up: as stored, less the old papers', plus the new papers'
+        stored = _stored_counts(graph, namer, keys.counts)
+        change: Counter[tuple[str, str, str]] = Counter()
+        for entry in new:
+            if not entry.dropped:
+                change.update(counts_of(entry))
+        for entry in old:
+            if not entry.dropped:
+                change.subtract(counts_of(entry))
+        before.per_year = Counter({k: n for k, n in stored.items() if n})
+        after.per_year = Counter({k: stored.get(k, 0) + change[k] for k in keys.counts})
+        if any(n < 0 for n in after.per_year.values()):
+            raise _Full("the store's counts per year are not the ledger's")
+        after.per_year = +after.per_year  # a count of no paper is no node
         was = before.triples(namer) | set(_stored(graph, namer, {k for k in removed if not entries[k].dropped}))
         people = _Minted(namer.person)
         will = after.triples(namer)
@@ -462,6 +477,26 @@ def shown_entry(manifest: Manifest, item: InputFile) -> str | None:
     """The SHA-256 the previous build read ``item`` with, if it read it."""
     entry = manifest.files.get(item.shown)
     return entry.digest if entry is not None else None
+
+
+def _stored_counts(
+    graph: ox.Store, namer: Namer, keys: set[tuple[str, str, str]]
+) -> dict[tuple[str, str, str], int]:
+    """The papers per year the store holds for each (scheme, key, year) of ``keys`` (see
+    ``kg.assemble._statistics``: one ``kg:YearCount`` node each)."""
+    concepts: dict[str, Callable[[str], ox.NamedNode]] = {
+        "arxiv": subject_iri,
+        "area": namer.area,
+        "method": method_iri,
+        "introduced": namer.introduced,
+    }
+    found: dict[tuple[str, str, str], int] = {}
+    for scheme, key, year in keys:
+        node = namer.year_count(scheme, concepts[scheme](key), year)
+        for quad in graph.quads_for_pattern(node, KG.papers, None, ox.DefaultGraph()):
+            if isinstance(quad.object, ox.Literal):
+                found[scheme, key, year] = int(quad.object.value)
+    return found
 
 
 def _stored(graph: ox.Store, namer: Namer, papers: set[str]) -> Iterator[Triple]:

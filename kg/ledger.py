@@ -93,11 +93,10 @@ class Entry:
             issues=tuple(row(i) for i in issues),
         )
 
-    def shared_mentions(self) -> Iterator[Mention]:
-        """Its shared mentions as :class:`Mention` records (what ``kg.assemble`` summarizes)."""
-        nowhere = Location("", 0)
-        for kind, key, text, detail in self.mentions:
-            yield Mention(kind, key, text, nowhere, "", 0, detail)
+    def mention(self, index: int) -> Mention:
+        """Its ``index``-th shared mention as a :class:`Mention` (what ``kg.assemble`` summarizes)."""
+        kind, key, text, detail = self.mentions[index]
+        return Mention(kind, key, text, _NOWHERE, "", 0, tuple((str(a), str(b)) for a, b in detail))
 
     def dumps(self) -> str:
         return json.dumps(
@@ -118,18 +117,16 @@ class Entry:
 
     @classmethod
     def loads(cls, line: str) -> Entry:
-        key, records, persons, spellings, year, subjects, areas, mentions, issues = json.loads(line)
-        return cls(
-            str(key),
-            tuple((str(p), str(d), int(n)) for p, d, n in records),
-            tuple(persons),
-            tuple((str(a), str(b)) for a, b in spellings),
-            str(year),
-            tuple(subjects),
-            tuple((str(a), str(b), str(c), str(d)) for a, b, c, d in areas),
-            tuple((str(k), str(y), str(t), tuple((str(a), str(b)) for a, b in d)) for k, y, t, d in mentions),
-            tuple((str(p), int(n), str(s), str(c), str(m)) for p, n, s, c, m in issues),
-        )
+        return cls(*json.loads(line))
+
+
+def decoded(lines: Iterable[str]) -> list[Entry]:
+    """Entries from their lines, in one JSON parse (a delta reads every paper's), their lists kept
+    as lists (they are only iterated)."""
+    return [Entry(*values) for values in json.loads("[" + ",".join(lines) + "]")]
+
+
+_NOWHERE = Location("", 0)
 
 
 def row(issue: Issue) -> IssueRow:
@@ -164,8 +161,7 @@ class Ledger:
         self.lines[entry.key] = entry.dumps()
 
     def entries(self) -> Iterator[Entry]:
-        for line in self.lines.values():
-            yield Entry.loads(line)
+        yield from decoded(self.lines.values())
 
     def dumps(self) -> bytes:
         head = {
@@ -190,8 +186,9 @@ class Ledger:
                 return None
             lines = {}
             for line in body.splitlines():
-                key = json.loads(line[: line.index(",")] + "]")[0]
-                lines[key] = line
+                if not line.startswith('["'):
+                    raise ValueError("not a ledger line")
+                lines[line[2 : line.index('"', 2)]] = line  # keys hold no quote (kg.resolve.paper_key)
             return cls(
                 dict(head["settings"]),
                 {str(k): int(v) for k, v in head["counts"].items()},

@@ -10,7 +10,7 @@ The triples are made by the assembler's own functions, so both ways give the sam
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
@@ -62,8 +62,6 @@ class Keys:
     def touches(self, entry: Entry) -> bool:
         """Whether ``entry`` holds any of the keys (a quick test before :meth:`Shared.add`)."""
         if not self.persons.isdisjoint(entry.persons):
-            return True
-        if entry.year and not self.counts.isdisjoint(counts_of(entry)):
             return True
         for kind, key, _, _ in entry.mentions:
             if (
@@ -131,28 +129,32 @@ class Shared:
             )
 
     def add(self, entry: Entry) -> None:
-        """What ``entry`` adds to the nodes of ``keys`` (a dropped paper: only its spellings)."""
+        """What ``entry`` adds to the nodes of ``keys`` (a dropped paper: only its spellings).  The
+        counts per year are not summed here: they add up, so a delta takes them from the store
+        (``kg.delta``), where a sum over every paper of a subject would read most of the ledger."""
         keys = self.keys
-        for person, spelling in entry.spellings:
-            if person in keys.persons:
-                self.spellings[person][spelling] += 1
+        if not keys.persons.isdisjoint(entry.persons):
+            for person, spelling in entry.spellings:
+                if person in keys.persons:
+                    self.spellings[person][spelling] += 1
+            if entry.dropped:
+                return
+            for person in set(entry.persons) & keys.persons:
+                self.papers_of[person] += 1
+            if len(keys.persons.intersection(entry.persons)) > 1:
+                self.pairs.update(pair for pair in pairs_of(entry) if pair in keys.pairs)
         if entry.dropped:
             return
-        for person in set(entry.persons) & keys.persons:
-            self.papers_of[person] += 1
-        if len(keys.persons.intersection(entry.persons)) > 1:
-            self.pairs.update(pair for pair in pairs_of(entry) if pair in keys.pairs)
-        self.per_year.update(c for c in counts_of(entry) if c in keys.counts)
-        for m in entry.shared_mentions():
-            if m.kind == "repository" and m.key in keys.repositories:
-                _Repository.add(self.repositories, m)
-            elif m.kind == "link" and m.key in keys.links:
-                kind = m.get("kind", "other")
-                self.links[m.key] = min(self.links.get(m.key, kind), kind)
-            elif m.kind in ("introduced-method", "introduced-resource", "named-method"):
-                summary_kind = "introduced-method" if m.kind == "named-method" else m.kind
-                if (summary_kind, m.key) in keys.introduced:
-                    _Introduced.add(self.introduced, m)
+        for i, (kind, key, _, _) in enumerate(entry.mentions):
+            if kind == "repository" and key in keys.repositories:
+                _Repository.add(self.repositories, entry.mention(i))
+            elif kind == "link" and key in keys.links:
+                link_kind = entry.mention(i).get("kind", "other")
+                self.links[key] = min(self.links.get(key, link_kind), link_kind)
+            elif kind in ("introduced-method", "introduced-resource", "named-method"):
+                summary_kind = "introduced-method" if kind == "named-method" else kind
+                if (summary_kind, key) in keys.introduced:
+                    _Introduced.add(self.introduced, entry.mention(i))
 
     def triples(self, namer: Namer) -> set[Triple]:
         """The triples of the shared nodes summed (those of :meth:`add_global` included)."""
@@ -192,11 +194,3 @@ class Shared:
         for (kind, key), summary in self.introduced.items():
             yield from _introduced(kind == "introduced-resource", key, summary, namer)
         yield from _statistics(self.per_year, namer)
-
-
-def summed(entries: Iterable[Entry], keys: Keys, known: frozenset[str]) -> Shared:
-    shared = Shared(keys, known)
-    for entry in entries:
-        shared.add_global(entry)
-        shared.add(entry)
-    return shared
