@@ -36,7 +36,7 @@ def timed_build(inputs: Path, out: Path, workers: int, full: bool) -> tuple[floa
     started = time.perf_counter()
     result, _ = build_into([inputs], out, BuildOptions(full=full, workers=workers), IssueLog())
     seconds = time.perf_counter() - started
-    kind = "full" if result.delta is None else "delta"
+    kind = f"full ({result.full_because})" if result.delta is None else "delta"
     if result.delta is not None:
         d = result.delta
         kind += f" (-{d['papers_removed']} +{d['papers_made']} papers, -{d['triples_deleted']:,} +{d['triples_inserted']:,} triples)"
