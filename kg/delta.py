@@ -38,6 +38,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
 
 import pyoxigraph as ox
 
@@ -61,15 +63,14 @@ from kg.errors import IssueLog, KgError, os_message
 from kg.executors import Extraction, Progress, Step, _known_keys
 from kg.exporters.turtle import SORT_LIMIT
 from kg.extractors import check as check_extractors
-from kg.extractors.subjects import codes
-from kg.ledger import PAPER_CODES, Entry, IssueRow, Ledger, decoded, issue, row
+from kg.ledger import DROPPED, PAPER_CODES, Entry, IssueRow, Ledger, issue, records_of, row
 from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _unchanged, settings
 from kg.readers.discover import InputFile, discover
 from kg.records import Mention, Record, SourceFile
-from kg.resolve import Paper, Place, Plan, Planned, Streaming
+from kg.resolve import MAX_COAUTHORS, Area, Paper, Place, Plan, Planned, Streaming
 from kg.resolve import paper_key as paper_key_of
-from kg.shared import Keys, Shared, counts_of
-from kg.vocab import KG, PROV
+from kg.shared import Keys, Shared, counts_of, pairs_of
+from kg.vocab import DCTERMS, KG, PROV, RDFS, SCHEMA
 
 MOST = 0.3
 """The share of papers above which a delta re-makes so much that a full build costs about as much."""
@@ -168,21 +169,23 @@ class _Delta:
         ledger: Ledger,
     ) -> Build:
         previous = self.base.manifest
-        entries = dict(zip(ledger.lines, decoded(ledger.lines.values()), strict=True))
+        heads = records_of(ledger.lines)  # every paper's records and issues; the rest is read for few
         # nothing to read: no pool of workers to start (a change or removal takes records from the cache)
         workers = self.options.workers if new_files else 1
-        extraction = Extraction(self.options.extractors, workers, self.options.scheduler if new_files else None)
+        extraction = Extraction(
+            self.options.extractors, workers, self.options.scheduler if new_files else None
+        )
         with extraction:
             identities = extraction.identify(
                 accepted, _known_keys(self.out, self.base.extraction), fresh_keys, self.progress
             )
             plan = Plan.of(identities)
             identified = time.perf_counter()
-            groups, removed = self._affected(plan, entries, gone, {key for _, key, _ in new_files})
+            groups, removed = self._affected(plan, heads, gone, {key for _, key, _ in new_files})
             if len(groups) > MOST * max(1, len(plan.sizes)):
                 raise _Full(f"{len(groups)} of {len(plan.sizes)} papers to make again")
             manifest = Manifest(extraction=self.base.extraction)
-            new_ledger = Ledger(dict(ledger.settings))
+            new_ledger = Ledger(dict(ledger.settings), sums=copy.deepcopy(ledger.sums))
             papers = self._papers(plan, groups, accepted, new_files, extraction, manifest, new_ledger, fresh)
         made = time.perf_counter()
         kept = {key: h for key, h in previous.papers.items() if key not in removed}
@@ -198,15 +201,17 @@ class _Delta:
                     self._report(values)
         for at, message in plan.conflicts:
             self.log.warn(at, "identity-conflict", message)
-        for key, entry in entries.items():
+        for key, (_, issues) in heads.items():
             if key not in removed:
-                for values in entry.issues:
-                    self._report(values)
+                for path, line, severity, code, message in issues:
+                    self._report((path, line, severity, code, message))
                 new_ledger.lines[key] = ledger.lines[key]
-        new_entries = [entry for _, entry in papers]
-        for entry in new_entries:
+        old = {key: Entry.loads(ledger.lines[key]) for key in sorted(removed)}
+        for entry in old.values():
+            new_ledger.sums.add(entry, -1)
+        for _, entry in papers:
             new_ledger.add(entry)
-        delete, insert, counts = self._difference(entries, removed, papers)
+        delete, insert, counts = self._difference(ledger, new_ledger, old, papers)
         summed = time.perf_counter()
         staging, graph = self._apply(delete, insert)
         applied = time.perf_counter()
@@ -256,7 +261,11 @@ class _Delta:
         self.log.report(i.at, i.severity, i.code, i.message)
 
     def _affected(
-        self, plan: Plan, entries: dict[str, Entry], gone: set[tuple[str, str]], new_digests: set[str]
+        self,
+        plan: Plan,
+        heads: dict[str, tuple[list[list[Any]], list[list[Any]]]],
+        gone: set[tuple[str, str]],
+        new_digests: set[str],
     ) -> tuple[set[int], set[str]]:
         """The groups to make again and the old papers they replace.
 
@@ -278,9 +287,9 @@ class _Delta:
         owner: dict[tuple[str, int], str] = {}
         holders: dict[str, list[str]] = {}  # paper key -> the entries that hold or want it
         removed: set[str] = set()
-        for paper_key, entry in entries.items():
-            holders.setdefault(entry.wanted, []).append(paper_key)
-            for path, digest, line in entry.records:
+        for paper_key, (records, _) in heads.items():
+            holders.setdefault(wanted(paper_key), []).append(paper_key)
+            for path, digest, line in records:
                 if (path, digest) in gone:
                     removed.add(paper_key)
                 else:
@@ -290,7 +299,7 @@ class _Delta:
         queue_papers = list(removed)
 
         def take(paper_key: str) -> None:
-            for other in (paper_key, *holders.get(entries[paper_key].wanted, ())):
+            for other in (paper_key, *holders.get(wanted(paper_key), ())):
                 if other not in removed:
                     removed.add(other)
                     queue_papers.append(other)
@@ -299,7 +308,7 @@ class _Delta:
             take(paper_key)
         while queue_groups or queue_papers:
             while queue_papers:
-                for path, digest, line in entries[queue_papers.pop()].records:
+                for path, digest, line in heads[queue_papers.pop()][0]:
                     if (path, digest) in gone:
                         continue
                     g = group_of.get((digest, line))
@@ -401,53 +410,74 @@ class _Delta:
             yield (key, ordinal), record, mentions
 
     def _difference(
-        self, entries: dict[str, Entry], removed: set[str], papers: list[tuple[Paper, Entry]]
+        self, ledger: Ledger, new_ledger: Ledger, old: dict[str, Entry], papers: list[tuple[Paper, Entry]]
     ) -> tuple[set[Triple], set[Triple], dict[str, int]]:
-        """The triples to delete and insert, and the build's new counts."""
+        """The triples to delete and insert, and the build's new counts.
+
+        The shared nodes of the keys the old and new papers hold are made as they were and as they
+        are: what adds up (paper counts, counts per year, coauthor links) from the store changed by
+        the old and new papers; the spellings of names, areas and unknown subjects from the ledger's
+        sums; repositories, links and introduced names (a least label, a union) from the ledger
+        entries of the papers the store says hold them."""
         namer = Namer(self.options.base)
-        old = [entries[key] for key in sorted(removed)]
         new = [entry for _, entry in papers]
         keys = Keys()
-        for entry in (*old, *new):
+        for entry in (*old.values(), *new):
             keys.add(entry)
-        known = frozenset(codes().values())
-        base = Shared(keys, known)
-        for key, entry in entries.items():
-            if key in removed:
-                continue
-            base.add_global(entry)
-            if keys.touches(entry):
-                base.add(entry)
-        before, after = copy.deepcopy(base), base
-        for entry in old:
-            before.add_global(entry)
-            before.add(entry)
-        for entry in new:
-            after.add_global(entry)
-            after.add(entry)
         graph = stores.open_store(self.out)
-        # the counts per year add up: as stored, less the old papers', plus the new papers'
-        stored = _stored_counts(graph, namer, keys.counts)
+        before, after = Shared(keys), Shared(keys)
+        for shared, sums in ((before, ledger.sums), (after, new_ledger.sums)):
+            shared.areas = {k: Area(k, label, pk, pl) for k, (_, label, pk, pl) in sums.areas.items()}
+            shared.unknown = set(sums.unknown)
+            shared.introduces_methods = sums.introducing > 0
+            for person in keys.persons:
+                if person in sums.spellings:
+                    shared.spellings[person] = Counter(sums.spellings[person])
+        made = [e for e in new if not e.dropped]
+        gone = [e for e in old.values() if not e.dropped]
+        # paper counts and counts per year: as stored, less the old papers', plus the new papers'
+        for person in keys.persons:
+            stored = _literal(graph, namer.person(person), KG.paperCount)
+            before.papers_of[person] = stored
+            after.papers_of[person] = (
+                stored + sum(person in e.persons for e in made) - sum(person in e.persons for e in gone)
+            )
+        stored_counts = _stored_counts(graph, namer, keys.counts)
         change: Counter[tuple[str, str, str]] = Counter()
-        for entry in new:
-            if not entry.dropped:
-                change.update(counts_of(entry))
-        for entry in old:
-            if not entry.dropped:
-                change.subtract(counts_of(entry))
-        before.per_year = Counter({k: n for k, n in stored.items() if n})
-        after.per_year = Counter({k: stored.get(k, 0) + change[k] for k in keys.counts})
-        if any(n < 0 for n in after.per_year.values()):
-            raise _Full("the store's counts per year are not the ledger's")
+        for entry in made:
+            change.update(counts_of(entry))
+        for entry in gone:
+            change.subtract(counts_of(entry))
+        before.per_year = Counter({k: n for k, n in stored_counts.items() if n})
+        after.per_year = Counter({k: stored_counts.get(k, 0) + change[k] for k in keys.counts})
+        if any(n < 0 for n in (*after.per_year.values(), *after.papers_of.values())):
+            raise _Full("the store's counts are not the ledger's")
         after.per_year = +after.per_year  # a count of no paper is no node
-        was = before.triples(namer) | set(_stored(graph, namer, {k for k in removed if not entries[k].dropped}))
+        # coauthor links: one stays while a paper the store keeps, or a new one, has both persons
+        joined = {pair for entry in made for pair in pairs_of(entry)}
+        removed_papers = {str(namer.paper(e.key)) for e in gone}
+        creators = _Creators(graph, namer)
+        for a, b in keys.pairs:
+            before.pairs[a, b] = int(_has(graph, namer.person(a), KG.coauthor, namer.person(b)))
+            after.pairs[a, b] = int((a, b) in joined or creators.joint(a, b, removed_papers))
+        # repositories, links, introduced names: from every paper that holds them
+        for paper_key in sorted(_holding(graph, namer, keys) - set(old)):
+            if paper_key in ledger.lines:
+                entry = Entry.loads(ledger.lines[paper_key])
+                before.add_mentions(entry)
+                after.add_mentions(entry)
+        for entry in gone:
+            before.add_mentions(entry)
+        for entry in made:
+            after.add_mentions(entry)
+        was = before.triples(namer) | set(_stored(graph, namer, {e.key for e in gone}))
         people = _Minted(namer.person)
         will = after.triples(namer)
         for paper, entry in papers:
             if not entry.dropped:
                 will.update(_paper(paper, namer, people))
-        counts = dict(self.base.ledger.counts)
-        counts["papers"] += sum(not e.dropped for e in new) - sum(not e.dropped for e in old)
+        counts = dict(ledger.counts)
+        counts["papers"] += len(made) - len(gone)
         counts["persons"] += sum(1 for p in after.spellings if p not in before.spellings) - sum(
             1 for p in before.spellings if p not in after.spellings
         )
@@ -477,6 +507,72 @@ def shown_entry(manifest: Manifest, item: InputFile) -> str | None:
     """The SHA-256 the previous build read ``item`` with, if it read it."""
     entry = manifest.files.get(item.shown)
     return entry.digest if entry is not None else None
+
+
+def wanted(key: str) -> str:
+    """The paper key a ledger entry holds, or wants (a dropped paper's: ``kg.ledger.Entry.wanted``)."""
+    return key.split(DROPPED)[1] if key.startswith(DROPPED) else key
+
+
+def _literal(graph: ox.Store, subject: ox.NamedNode, predicate: ox.NamedNode) -> int:
+    """The integer the store holds for ``subject predicate``, 0 when none."""
+    for quad in graph.quads_for_pattern(subject, predicate, None, ox.DefaultGraph()):
+        if isinstance(quad.object, ox.Literal):
+            return int(quad.object.value)
+    return 0
+
+
+def _has(graph: ox.Store, s: ox.NamedNode, p: ox.NamedNode, o: ox.NamedNode) -> bool:
+    return next(iter(graph.quads_for_pattern(s, p, o, ox.DefaultGraph())), None) is not None
+
+
+class _Creators:
+    """Each person's papers in the store (``dcterms:creator``), read once each."""
+
+    def __init__(self, graph: ox.Store, namer: Namer) -> None:
+        self.graph, self.namer = graph, namer
+        self.papers: dict[str, set[str]] = {}
+        self.authors: dict[str, int] = {}
+
+    def of(self, person: str) -> set[str]:
+        if person not in self.papers:
+            node = self.namer.person(person)
+            quads = self.graph.quads_for_pattern(None, DCTERMS.creator, node, ox.DefaultGraph())
+            self.papers[person] = {str(q.subject) for q in quads}
+        return self.papers[person]
+
+    def joint(self, a: str, b: str, left_out: set[str]) -> bool:
+        """Whether a paper in the store, not one of ``left_out``, has both persons among at most
+        ``MAX_COAUTHORS`` authors (as ``kg.resolve.add_pairs`` counts pairs)."""
+        for paper in (self.of(a) & self.of(b)) - left_out:
+            if paper not in self.authors:
+                node = ox.NamedNode(paper[1:-1])  # str() of a named node: <iri>
+                quads = self.graph.quads_for_pattern(node, DCTERMS.creator, None, ox.DefaultGraph())
+                self.authors[paper] = len({q.object for q in quads})
+            if self.authors[paper] <= MAX_COAUTHORS:
+                return True
+        return False
+
+
+def _holding(graph: ox.Store, namer: Namer, keys: Keys) -> set[str]:
+    """The keys of the papers the store has holding a repository, link or introduced name of ``keys``."""
+    patterns: list[tuple[ox.NamedNode, ox.NamedNode]] = []
+    patterns += [(SCHEMA.codeRepository, ox.NamedNode(key)) for key in keys.repositories]
+    patterns += [(RDFS.seeAlso, ox.NamedNode(key)) for key in keys.links]
+    for kind, key in keys.introduced:
+        if kind == "introduced-resource":
+            patterns.append((KG.introduces, namer.resource(key)))
+        else:
+            concept = namer.introduced(key)
+            patterns += [(KG.introduces, concept), (SCHEMA.mentions, concept)]
+    prefix = namer.paper("").value
+    found: set[str] = set()
+    for predicate, node in patterns:
+        for quad in graph.quads_for_pattern(None, predicate, node, ox.DefaultGraph()):
+            subject = quad.subject
+            if isinstance(subject, ox.NamedNode) and subject.value.startswith(prefix):
+                found.add(unquote(subject.value.removeprefix(prefix)))
+    return found
 
 
 def _stored_counts(

@@ -18,17 +18,20 @@ __all__ = ["LEDGER", "Entry", "Ledger"]
 
 import gzip
 import json
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
 from kg.cache import LEDGER
 from kg.errors import Issue, Severity
+from kg.extractors.subjects import codes
 from kg.records import Location, Mention
 from kg.resolve import Paper
 
-FORMAT = 1
+FORMAT = 2
 
 PAPER_CODES = frozenset({"author-not-listed", "many-authors", "paper-key-collision"})
 """Issues reported while a paper is made (not while its files are read): kept with its entry."""
@@ -72,7 +75,9 @@ class Entry:
         return self.key.split(DROPPED)[1] if self.dropped else self.key
 
     @classmethod
-    def of(cls, paper: Paper, areas: dict[str, Any], issues: Iterable[Issue] = (), dropped: bool = False) -> Entry:
+    def of(
+        cls, paper: Paper, areas: dict[str, Any], issues: Iterable[Issue] = (), dropped: bool = False
+    ) -> Entry:
         """The entry of a paper just made (``areas``: the resolution's areas by key, as
         ``kg.resolve.Area``); ``dropped``: of one that lost its key to an earlier paper."""
         return cls(
@@ -99,31 +104,42 @@ class Entry:
         return Mention(kind, key, text, _NOWHERE, "", 0, tuple((str(a), str(b)) for a, b in detail))
 
     def dumps(self) -> str:
-        return json.dumps(
-            [
-                self.key,
-                self.records,
-                self.persons,
-                self.spellings,
-                self.year,
-                self.subjects,
-                self.areas,
-                self.mentions,
-                self.issues,
-            ],
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+        """``key TAB [records, issues] TAB the rest``: a delta reads every paper's records and issues,
+        and the rest of few papers."""
+        rest = [self.persons, self.spellings, self.year, self.subjects, self.areas, self.mentions]
+        return f"{self.key}\t{_json([self.records, self.issues])}\t{_json(rest)}"
 
     @classmethod
     def loads(cls, line: str) -> Entry:
-        return cls(*json.loads(line))
+        key, head, rest = line.split("\t")
+        records, issues = json.loads(head)
+        persons, spellings, year, subjects, areas, mentions = json.loads(rest)
+        return cls(key, records, persons, spellings, year, subjects, areas, mentions, issues)
+
+
+@lru_cache(maxsize=1)
+def _known() -> frozenset[str]:
+    """The arXiv codes of the taxonomy (as ``kg.assemble.assemble`` is given them)."""
+    return frozenset(codes().values())
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def records_of(lines: dict[str, str]) -> dict[str, tuple[list[list[Any]], list[list[Any]]]]:
+    """Every entry's records (``[path, SHA-256, line]``) and issues, by key: the part of the ledger
+    a delta reads whole, in one JSON parse."""
+    parts = [line.split("\t", 2)[1] for line in lines.values()]
+    return {
+        key: (records, issues)
+        for key, (records, issues) in zip(lines, json.loads("[" + ",".join(parts) + "]"), strict=True)
+    }
 
 
 def decoded(lines: Iterable[str]) -> list[Entry]:
-    """Entries from their lines, in one JSON parse (a delta reads every paper's), their lists kept
-    as lists (they are only iterated)."""
-    return [Entry(*values) for values in json.loads("[" + ",".join(lines) + "]")]
+    """Entries from their lines (their lists kept as lists: they are only iterated)."""
+    return [Entry.loads(line) for line in lines]
 
 
 _NOWHERE = Location("", 0)
@@ -144,6 +160,63 @@ def issue(values: IssueRow) -> Issue:
 
 
 @dataclass(slots=True)
+class Sums:
+    """What every paper adds up to in the nodes a delta makes again without reading every entry:
+    the spellings of each person's name (dropped papers' too, as ``kg.resolve`` names persons), each
+    area's papers with its labels (the first seen), the papers of each subject missing from the
+    taxonomy, and the papers introducing or naming a method (the scheme of introduced methods)."""
+
+    spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    areas: dict[str, list[Any]] = field(default_factory=dict)
+    unknown: Counter[str] = field(default_factory=Counter)
+    introducing: int = 0
+
+    def add(self, entry: Entry, sign: int = 1) -> None:
+        """Count ``entry`` in (``sign`` 1) or out (-1)."""
+        for person, spelling in entry.spellings:
+            self.spellings[person][spelling] += sign
+            if not self.spellings[person][spelling]:
+                del self.spellings[person][spelling]
+                if not self.spellings[person]:
+                    del self.spellings[person]
+        for key, label, parent_key, parent_label in entry.areas:  # a dropped paper's too, as resolved
+            seen = self.areas.setdefault(key, [0, label, parent_key, parent_label])
+            seen[0] += sign
+            if not seen[0]:
+                del self.areas[key]
+        if entry.dropped:
+            return
+        known = _known()
+        for code in entry.subjects:
+            if known and code not in known:
+                self.unknown[code] += sign
+                if not self.unknown[code]:
+                    del self.unknown[code]
+        if any(kind in ("introduced-method", "named-method") for kind, _, _, _ in entry.mentions):
+            self.introducing += sign
+
+    def dumps(self) -> dict[str, Any]:
+        return {
+            "spellings": {p: dict(sorted(c.items())) for p, c in sorted(self.spellings.items())},
+            "areas": dict(sorted(self.areas.items())),
+            "unknown": dict(sorted(self.unknown.items())),
+            "introducing": self.introducing,
+        }
+
+    @classmethod
+    def loads(cls, data: dict[str, Any]) -> Sums:
+        spellings: dict[str, Counter[str]] = defaultdict(Counter)
+        for person, counts in data["spellings"].items():
+            spellings[str(person)] = Counter({str(k): int(v) for k, v in counts.items()})
+        return cls(
+            spellings,
+            {str(k): list(v) for k, v in data["areas"].items()},
+            Counter({str(k): int(v) for k, v in data["unknown"].items()}),
+            int(data["introducing"]),
+        )
+
+
+@dataclass(slots=True)
 class Ledger:
     """A build's entries and file issues, with what it was built with (a delta needs the same)."""
 
@@ -156,9 +229,16 @@ class Ledger:
     lines: dict[str, str] = field(default_factory=dict)
     """Each paper's entry, encoded (:meth:`Entry.dumps`), by paper key."""
     generation: str = ""
+    sums: Sums = field(default_factory=Sums)
 
     def add(self, entry: Entry) -> None:
         self.lines[entry.key] = entry.dumps()
+        self.sums.add(entry)
+
+    def take(self, key: str, entry: Entry) -> None:
+        """Take the entry of ``key`` out (a delta re-makes or removes its paper)."""
+        del self.lines[key]
+        self.sums.add(entry, -1)
 
     def entries(self) -> Iterator[Entry]:
         yield from decoded(self.lines.values())
@@ -170,6 +250,7 @@ class Ledger:
             "settings": self.settings,
             "counts": dict(sorted(self.counts.items())),
             "files": dict(sorted(self.files.items())),
+            "sums": self.sums.dumps(),
         }
         text = json.dumps(head, ensure_ascii=False, sort_keys=True) + "\n"
         body = "".join(self.lines[key] + "\n" for key in sorted(self.lines))
@@ -186,15 +267,17 @@ class Ledger:
                 return None
             lines = {}
             for line in body.splitlines():
-                if not line.startswith('["'):
+                key, tab, _ = line.partition("\t")
+                if not tab:
                     raise ValueError("not a ledger line")
-                lines[line[2 : line.index('"', 2)]] = line  # keys hold no quote (kg.resolve.paper_key)
+                lines[key] = line
             return cls(
                 dict(head["settings"]),
                 {str(k): int(v) for k, v in head["counts"].items()},
                 {str(k): [_row(r) for r in v] for k, v in head["files"].items()},
                 lines,
                 str(head["generation"]),
+                Sums.loads(head["sums"]),
             )
         except (OSError, ValueError, KeyError, TypeError, EOFError):
             return None

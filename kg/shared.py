@@ -9,7 +9,7 @@ The triples are made by the assembler's own functions, so both ways give the sam
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -59,20 +59,6 @@ class Keys:
             elif kind == "named-method":
                 self.introduced.add(("introduced-method", key))
 
-    def touches(self, entry: Entry) -> bool:
-        """Whether ``entry`` holds any of the keys (a quick test before :meth:`Shared.add`)."""
-        if not self.persons.isdisjoint(entry.persons):
-            return True
-        for kind, key, _, _ in entry.mentions:
-            if (
-                (kind == "repository" and key in self.repositories)
-                or (kind == "link" and key in self.links)
-                or (kind in ("introduced-method", "introduced-resource") and (kind, key) in self.introduced)
-                or (kind == "named-method" and ("introduced-method", key) in self.introduced)
-            ):
-                return True
-        return False
-
 
 def pairs_of(entry: Entry) -> list[tuple[str, str]]:
     """The coauthor pairs a paper adds (none above ``MAX_COAUTHORS`` authors, as ``kg.resolve.add_pairs``)."""
@@ -96,53 +82,26 @@ def counts_of(entry: Entry) -> set[tuple[str, str, str]]:
 
 
 class Shared:
-    """The shared nodes of the keys in ``keys``, summed over the entries added."""
+    """The shared nodes of the keys in ``keys``: filled by a delta (``kg.delta``) as they were and
+    as they are, then made into triples by the assembler's own functions."""
 
-    def __init__(self, keys: Keys, known_subjects: frozenset[str]) -> None:
+    def __init__(self, keys: Keys) -> None:
         self.keys = keys
-        self.known = known_subjects
         self.papers_of: Counter[str] = Counter()
-        self.spellings: dict[str, Counter[str]] = defaultdict(Counter)
+        self.spellings: dict[str, Counter[str]] = {}
         self.pairs: Counter[tuple[str, str]] = Counter()
         self.per_year: Counter[tuple[str, str, str]] = Counter()
         self.repositories: dict[str, _Repository] = {}
         self.links: dict[str, str] = {}
         self.introduced: dict[tuple[str, str], _Introduced] = {}
-        # the few that concern the whole graph, summed over every entry (see :meth:`add_global`)
+        # the few that concern the whole graph (from the ledger's sums, ``kg.ledger.Sums``)
         self.areas: dict[str, Area] = {}
         self.unknown: set[str] = set()
         self.introduces_methods = False
 
-    def add_global(self, entry: Entry) -> None:
-        """What every entry adds to the nodes a delta always makes again: areas, unknown subjects and
-        whether any paper introduces a method (the scheme of introduced methods)."""
-        for key, label, parent_key, parent_label in entry.areas:  # a dropped paper's too, as resolved
-            self.areas.setdefault(key, Area(key, label, parent_key, parent_label))
-        if entry.dropped:
-            return
-        if self.known:
-            self.unknown.update(code for code in entry.subjects if code not in self.known)
-        if not self.introduces_methods:
-            # a named method is a concept of the same scheme (``kg.assemble`` keys both "introduced-method")
-            self.introduces_methods = any(
-                kind in ("introduced-method", "named-method") for kind, _, _, _ in entry.mentions
-            )
-
-    def add(self, entry: Entry) -> None:
-        """What ``entry`` adds to the nodes of ``keys`` (a dropped paper: only its spellings).  The
-        counts per year are not summed here: they add up, so a delta takes them from the store
-        (``kg.delta``), where a sum over every paper of a subject would read most of the ledger."""
+    def add_mentions(self, entry: Entry) -> None:
+        """What ``entry``'s mentions add to the repositories, links and introduced names of ``keys``."""
         keys = self.keys
-        if not keys.persons.isdisjoint(entry.persons):
-            for person, spelling in entry.spellings:
-                if person in keys.persons:
-                    self.spellings[person][spelling] += 1
-            if entry.dropped:
-                return
-            for person in set(entry.persons) & keys.persons:
-                self.papers_of[person] += 1
-            if len(keys.persons.intersection(entry.persons)) > 1:
-                self.pairs.update(pair for pair in pairs_of(entry) if pair in keys.pairs)
         if entry.dropped:
             return
         for i, (kind, key, _, _) in enumerate(entry.mentions):
@@ -157,7 +116,7 @@ class Shared:
                     _Introduced.add(self.introduced, entry.mention(i))
 
     def triples(self, namer: Namer) -> set[Triple]:
-        """The triples of the shared nodes summed (those of :meth:`add_global` included)."""
+        """The triples of the shared nodes."""
         return set(self._triples(namer))
 
     def _triples(self, namer: Namer) -> Iterator[Triple]:
