@@ -10,17 +10,18 @@ generation, built with the same settings and no thesaurus) does, instead of a fu
 3. re-make the papers of the groups holding a record of a new or changed file, and of the groups of
    the old papers that held a record of a changed or removed file (``kg.resolve.Streaming`` over
    just those groups; their records in unchanged files come from the cache);
-4. sum the shared nodes those papers touch (persons, coauthor links, counts per year ...) from the
-   ledger entries of every paper holding the same keys, as they were and as they are
-   (``kg.shared``);
+4. make the shared nodes those papers touch (persons, coauthor links, counts per year ...) as they
+   were and as they are (``kg.shared``): what adds up from the store, changed by the old and new
+   papers; name spellings, areas and unknown subjects from the ledger's sums; the rest from the
+   ledger entries of the papers holding them;
 5. delete the old papers' triples and the shared triples that changed, insert the new ones, in a
    copy of the store (a RocksDB checkpoint: hard links, no copying), which ``write_outputs`` then
    swaps in as it does a full build's store.
 
 The result is the graph a full build of the same inputs makes (``tests/test_delta.py`` compares them
 after every kind of change).  A delta falls back to a full build when it cannot be sure: no ledger, a
-generation that differs between store, manifest and ledger, other settings, a thesaurus, a paper key
-collision, or more than :data:`MOST` of the papers to re-make.
+generation that differs between store, manifest and ledger, other settings, a thesaurus, counts that
+do not add up, or more than :data:`MOST` of the papers to re-make (the result says why).
 
 graph.ttl and the pages: a graph of at most ``kg.exporters.turtle.SORT_LIMIT`` triples has them
 written again from the store (they cost little there, and graph.ttl is byte-identical to a full

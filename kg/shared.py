@@ -1,10 +1,10 @@
-"""The nodes papers share, summed from ledger entries: persons (name, paper count), coauthor links,
-concepts' papers per year, repositories, links, introduced names, areas and unknown subjects.
+"""The nodes papers share: persons (name, paper count), coauthor links, concepts' papers per year,
+repositories, links, introduced names, areas and unknown subjects.
 
 ``kg.assemble.assemble`` makes them while a full build streams its papers; a delta build
-(``kg.delta``) makes them again for the keys its changed papers touch, from the ledger entries of
-every paper holding those keys, once as they were and once as they are, and applies the difference.
-The triples are made by the assembler's own functions, so both ways give the same graph.
+(``kg.delta``) fills a :class:`Shared` for the keys its changed papers hold (:class:`Keys`), once as
+they were and once as they are, and applies the difference.  The triples are made by the
+assembler's own functions, so both ways give the same graph.
 """
 
 from __future__ import annotations
