@@ -39,6 +39,7 @@ ONTOLOGY_FILES = ("arxiv-subjects.ttl", "methods.ttl")
 """Taxonomies that are part of every built graph (the whole scheme, not only what papers use)."""
 
 Triple = ox.Quad
+"""Statements of the default graph: pyoxigraph Quads (``Quad(s, p, o)``), which the bulk loader takes as they are."""
 
 KINDS = frozenset(
     {"author", "subject", "area", "repository", "link", "method", "named-method", "introduced-method", "introduced-resource"}
@@ -65,7 +66,6 @@ def check_kinds(declared: Mapping[str, Iterable[str]]) -> None:
                     f"turn into triples (it knows: {', '.join(sorted(KINDS))})",
                     code="unassembled-kind",
                 )
-"""Statements of the default graph: pyoxigraph Quads (``Quad(s, p, o)``), which the bulk loader takes as they are."""
 
 
 @dataclass(frozen=True, slots=True)
