@@ -193,12 +193,8 @@ def assemble(
             if known and code not in known:
                 unknown.add(code)
         if paper.year:
-            year = paper.year.text
             per_year.update(
-                {("arxiv", code, year) for code in paper.subjects}
-                | {("area", area, year) for area in paper.areas}
-                | {("method", m.key, year) for m in paper.mentions if m.kind == "method"}
-                | {("introduced", m.key, year) for m in paper.mentions if m.kind == "named-method"}
+                year_counts(paper.year.text, paper.subjects, paper.areas, ((m.kind, m.key) for m in paper.mentions))
             )
         for m in paper.mentions:
             if m.kind == "repository":
@@ -209,37 +205,89 @@ def assemble(
             elif m.kind in ("introduced-method", "introduced-resource", "named-method"):
                 _Introduced.add(introduced, m)
     for person in resolution.persons.values():
-        node = people[person.key]
-        yield Triple(node, RDF.type, FOAF.Person)
-        yield Triple(node, FOAF.name, string(person.name))
-        yield Triple(node, KG.paperCount, integer(papers_of[person.key]))
+        yield from person_triples(people[person.key], person.name, papers_of[person.key])
     del papers_of
     coauthors = sorted(resolution.coauthor_pairs())
     for a, b in coauthors:
-        yield Triple(people[a], KG.coauthor, people[b])
-        yield Triple(people[b], KG.coauthor, people[a])
+        yield from coauthor_triples(people[a], people[b])
     del coauthors
     if resolution.areas:
         yield from _areas(resolution.areas, namer)
     for code in sorted(unknown):
-        node = subject_iri(code)
-        yield Triple(node, RDF.type, SKOS.Concept)
-        yield Triple(node, SKOS.notation, string(code))
-        yield Triple(node, SKOS.prefLabel, string(code))
-        yield Triple(node, SKOS.inScheme, ox.NamedNode(ARXIV_BASE + "scheme"))
+        yield from unknown_subject_triples(code)
     for key in sorted(repos):
         yield from _repository(key, repos[key])
     for key in sorted(links):
-        node = ox.NamedNode(key)
-        yield Triple(node, RDF.type, KG.Link)
-        yield Triple(node, KG.linkKind, string(links[key]))
+        yield from link_triples(key, links[key])
     if any(kind == "introduced-method" for kind, _ in introduced):
-        scheme = namer.introduced_scheme()
-        yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
-        yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
+        yield from introduced_scheme_triples(namer)
     for kind, key in sorted(introduced, key=lambda kk: (kk[1], kk[0])):
         yield from _introduced(kind == "introduced-resource", key, introduced[kind, key], namer)
     yield from _statistics(per_year, namer)
+
+
+# The shared nodes, one function each: the full build above and a delta build (kg.shared) make them so.
+
+
+def person_triples(node: ox.NamedNode, name: str, papers: int) -> Iterator[Triple]:
+    yield Triple(node, RDF.type, FOAF.Person)
+    yield Triple(node, FOAF.name, string(name))
+    yield Triple(node, KG.paperCount, integer(papers))
+
+
+def coauthor_triples(a: ox.NamedNode, b: ox.NamedNode) -> Iterator[Triple]:
+    yield Triple(a, KG.coauthor, b)
+    yield Triple(b, KG.coauthor, a)
+
+
+def unknown_subject_triples(code: str) -> Iterator[Triple]:
+    """An arXiv code the taxonomy does not have, kept as written."""
+    node = subject_iri(code)
+    yield Triple(node, RDF.type, SKOS.Concept)
+    yield Triple(node, SKOS.notation, string(code))
+    yield Triple(node, SKOS.prefLabel, string(code))
+    yield Triple(node, SKOS.inScheme, ox.NamedNode(ARXIV_BASE + "scheme"))
+
+
+def link_triples(key: str, kind: str) -> Iterator[Triple]:
+    node = ox.NamedNode(key)
+    yield Triple(node, RDF.type, KG.Link)
+    yield Triple(node, KG.linkKind, string(kind))
+
+
+def introduced_scheme_triples(namer: Namer) -> Iterator[Triple]:
+    scheme = namer.introduced_scheme()
+    yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
+    yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
+
+
+def year_counts(
+    year: str, subjects: Iterable[str], areas: Iterable[str], mentions: Iterable[tuple[str, str]]
+) -> set[tuple[str, str, str]]:
+    """The (scheme, key, year) counts one paper of ``year`` adds to (``mentions``: (kind, key)).
+
+    >>> sorted(year_counts("2024", ["cs.LG"], [], [("method", "lora"), ("link", "x")]))
+    [('arxiv', 'cs.LG', '2024'), ('method', 'lora', '2024')]
+    """
+    counts = {("arxiv", code, year) for code in subjects} | {("area", area, year) for area in areas}
+    for kind, key in mentions:
+        if kind == "method":
+            counts.add(("method", key, year))
+        elif kind == "named-method":
+            counts.add(("introduced", key, year))
+    return counts
+
+
+def count_node(namer: Namer, scheme: str, key: str, year: str) -> tuple[ox.NamedNode, ox.NamedNode]:
+    """The concept of a (scheme, key) and its ``kg:YearCount`` node of ``year``."""
+    concepts: dict[str, Callable[[str], ox.NamedNode]] = {
+        "arxiv": subject_iri,
+        "area": namer.area,
+        "method": method_iri,
+        "introduced": namer.introduced,
+    }
+    concept = concepts[scheme](key)
+    return concept, namer.year_count(scheme, concept, year)
 
 
 def _statistics(per_year: Counter[tuple[str, str, str]], namer: Namer) -> Iterator[Triple]:
@@ -249,15 +297,8 @@ def _statistics(per_year: Counter[tuple[str, str, str]], namer: Namer) -> Iterat
     (a method's trend, the newest papers of a subject) read a few thousand counts instead of
     joining every mention or subject link with every paper's year.  Written as OpenAlex writes
     ``counts_by_year`` on its concepts (and ``works_count`` on authors: ``kg:paperCount``)."""
-    concepts: dict[str, Callable[[str], ox.NamedNode]] = {
-        "arxiv": subject_iri,
-        "area": namer.area,
-        "method": method_iri,
-        "introduced": namer.introduced,
-    }
     for (scheme, key, year), papers in sorted(per_year.items()):
-        concept = concepts[scheme](key)
-        node = namer.year_count(scheme, concept, year)
+        concept, node = count_node(namer, scheme, key, year)
         yield Triple(concept, KG.countsByYear, node)
         yield Triple(node, RDF.type, KG.YearCount)
         yield Triple(node, KG.year, ox.Literal(year, datatype=XSD.gYear))

@@ -36,7 +36,7 @@ import hashlib
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 
 from kg import store as stores
-from kg.assemble import Namer, Triple, _Minted, _paper, method_iri, subject_iri
+from kg.assemble import Namer, Triple, _Minted, _paper, count_node
 from kg.build_pages import BUILD_OUTPUTS
 from kg.cache import (
     CACHE_DIR,
@@ -581,15 +581,9 @@ def _stored_counts(
 ) -> dict[tuple[str, str, str], int]:
     """The papers per year the store holds for each (scheme, key, year) of ``keys`` (see
     ``kg.assemble._statistics``: one ``kg:YearCount`` node each)."""
-    concepts: dict[str, Callable[[str], ox.NamedNode]] = {
-        "arxiv": subject_iri,
-        "area": namer.area,
-        "method": method_iri,
-        "introduced": namer.introduced,
-    }
     found: dict[tuple[str, str, str], int] = {}
     for scheme, key, year in keys:
-        node = namer.year_count(scheme, concepts[scheme](key), year)
+        _, node = count_node(namer, scheme, key, year)
         for quad in graph.quads_for_pattern(node, KG.papers, None, ox.DefaultGraph()):
             if isinstance(quad.object, ox.Literal):
                 found[scheme, key, year] = int(quad.object.value)

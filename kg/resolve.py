@@ -172,14 +172,22 @@ def persons_of(paper: Paper) -> set[str]:
     return {a.person for a in paper.authors}
 
 
-def add_pairs(pairs: Counter[tuple[str, str]], paper: Paper) -> None:
-    """Count a paper's coauthor pairs (none when it has more than :data:`MAX_COAUTHORS` authors)."""
-    people = sorted(persons_of(paper))
+def pairs_among(persons: Iterable[str]) -> list[tuple[str, str]]:
+    """The coauthor pairs (``a < b``) of one paper's authors: none when it has more than
+    :data:`MAX_COAUTHORS` (a person listed twice counts once).
+
+    >>> pairs_among(["b", "a", "c", "a"])
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    people = sorted(set(persons))
     if len(people) > MAX_COAUTHORS:
-        return
-    for i, a in enumerate(people):
-        for b in people[i + 1 :]:
-            pairs[(a, b)] += 1
+        return []
+    return [(a, b) for i, a in enumerate(people) for b in people[i + 1 :]]
+
+
+def add_pairs(pairs: Counter[tuple[str, str]], paper: Paper) -> None:
+    """Count a paper's coauthor pairs (see :func:`pairs_among`)."""
+    pairs.update(pairs_among(persons_of(paper)))
 
 
 MAX_COAUTHORS = 100

@@ -13,8 +13,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import pyoxigraph as ox
-
 from kg.assemble import (
     Namer,
     Triple,
@@ -24,18 +22,20 @@ from kg.assemble import (
     _Repository,
     _repository,
     _statistics,
-    integer,
-    string,
-    subject_iri,
+    coauthor_triples,
+    introduced_scheme_triples,
+    link_triples,
+    person_triples,
+    unknown_subject_triples,
+    year_counts,
 )
 from kg.ledger import Entry
-from kg.resolve import MAX_COAUTHORS, Area
-from kg.vocab import ARXIV_BASE, FOAF, KG, RDF, SKOS
+from kg.resolve import Area, pairs_among
 
 
 @dataclass(slots=True)
 class Keys:
-    """The keys whose shared nodes a delta makes again (``None``: every key, as a full build)."""
+    """The keys whose shared nodes a delta makes again."""
 
     persons: set[str] = field(default_factory=set)
     pairs: set[tuple[str, str]] = field(default_factory=set)
@@ -61,24 +61,16 @@ class Keys:
 
 
 def pairs_of(entry: Entry) -> list[tuple[str, str]]:
-    """The coauthor pairs a paper adds (none above ``MAX_COAUTHORS`` authors, as ``kg.resolve.add_pairs``)."""
-    people = sorted(set(entry.persons))
-    if len(people) > MAX_COAUTHORS:
-        return []
-    return [(a, b) for i, a in enumerate(people) for b in people[i + 1 :]]
+    """The coauthor pairs a paper adds (as ``kg.resolve.add_pairs`` counts them)."""
+    return pairs_among(entry.persons)
 
 
 def counts_of(entry: Entry) -> set[tuple[str, str, str]]:
     """The (scheme, key, year) counts a paper adds to (as ``kg.assemble.assemble`` counts them)."""
     if not entry.year:
         return set()
-    year = entry.year
-    return (
-        {("arxiv", code, year) for code in entry.subjects}
-        | {("area", area[0], year) for area in entry.areas}
-        | {("method", key, year) for kind, key, _, _ in entry.mentions if kind == "method"}
-        | {("introduced", key, year) for kind, key, _, _ in entry.mentions if kind == "named-method"}
-    )
+    areas = (area[0] for area in entry.areas)
+    return year_counts(entry.year, entry.subjects, areas, ((kind, key) for kind, key, _, _ in entry.mentions))
 
 
 class Shared:
@@ -123,33 +115,21 @@ class Shared:
         # every person a record named, as kg.resolve has them (one named only by a dropped paper has
         # no paper), each by the most frequent spelling, ties by sort order
         for key, spellings in self.spellings.items():
-            node = namer.person(key)
             name = min(spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            yield Triple(node, RDF.type, FOAF.Person)
-            yield Triple(node, FOAF.name, string(name))
-            yield Triple(node, KG.paperCount, integer(self.papers_of[key]))
+            yield from person_triples(namer.person(key), name, self.papers_of[key])
         for (a, b), joint in self.pairs.items():
             if joint:
-                yield Triple(namer.person(a), KG.coauthor, namer.person(b))
-                yield Triple(namer.person(b), KG.coauthor, namer.person(a))
+                yield from coauthor_triples(namer.person(a), namer.person(b))
         if self.areas:
             yield from _areas(dict(sorted(self.areas.items())), namer)
         for code in self.unknown:
-            node = subject_iri(code)
-            yield Triple(node, RDF.type, SKOS.Concept)
-            yield Triple(node, SKOS.notation, string(code))
-            yield Triple(node, SKOS.prefLabel, string(code))
-            yield Triple(node, SKOS.inScheme, ox.NamedNode(ARXIV_BASE + "scheme"))
+            yield from unknown_subject_triples(code)
         for key, repository in self.repositories.items():
             yield from _repository(key, repository)
         for key, kind in self.links.items():
-            node = ox.NamedNode(key)
-            yield Triple(node, RDF.type, KG.Link)
-            yield Triple(node, KG.linkKind, string(kind))
+            yield from link_triples(key, kind)
         if self.introduces_methods:
-            scheme = namer.introduced_scheme()
-            yield Triple(scheme, RDF.type, SKOS.ConceptScheme)
-            yield Triple(scheme, SKOS.prefLabel, ox.Literal("Methods introduced by papers", language="en"))
+            yield from introduced_scheme_triples(namer)
         for (kind, key), summary in self.introduced.items():
             yield from _introduced(kind == "introduced-resource", key, summary, namer)
         yield from _statistics(self.per_year, namer)
