@@ -370,17 +370,17 @@ def dumps_extract(extract: Extract, source: SourceFile | None) -> bytes:
 
     comma = member(",")
     body: list[bytes] = []
-    index: list[list[int]] = []
+    index: list[list[int]] = []  # items, offset after the first member, length: of each piece
     offset = 0
     for i, piece in enumerate(pieces):
         if i:
             body.append(comma)
             offset += len(comma)
         body.append(piece)
-        index.append([counts[i] if counts is not None and len(counts) == len(pieces) else -1, offset, len(piece)])
+        index.append([counts[i] if counts is not None else 0, offset, len(piece)])
         offset += len(piece)
     head: dict[str, Any] = {"source": [source.path, source.digest, source.reader] if source else None}
-    if all(n >= 0 for n, _, _ in index):
+    if counts is not None and len(counts) == len(pieces):
         head["pieces"] = index
     members = [member(dumps(head)[:-1] + ',"items":['), *body, member(f'],"issues":{dumps(issues)}}}')]
     return b"".join(members)
@@ -402,30 +402,27 @@ def loads_items(blob: bytes, ordinals: set[int]) -> list[tuple[int, Record, list
     """Only the items ``ordinals`` of a cache entry (by their index in the file), decoded: a delta
     build wants a few records of a big file.  With the entry's index of pieces only the pieces that
     hold them are decompressed and parsed.  None when the entry has no source."""
-    first = zlib.decompressobj(wbits=31)
+    first = zlib.decompressobj(wbits=31)  # the first gzip member: the head, with the index
     text = first.decompress(blob).decode("utf-8")
-    if not first.eof:  # not the format dumps_extract writes: read it whole
-        text = ""
-    head = json.loads(text.removesuffix(',"items":[') + "}") if text.endswith(',"items":[') else None
-    if head is None or "pieces" not in head:
-        data = json.loads(gzip.decompress(blob))
-        head, items = data, data["items"]
-    else:
-        rest = first.unused_data
-        items = {}
+    head = json.loads(text.removesuffix(',"items":[') + "}") if first.eof and text.endswith('"items":[') else {}
+    items: dict[int, Any] = {}
+    if "pieces" in head:
         start = 0
         for count, offset, length in head["pieces"]:
             if any(start <= i < start + count for i in ordinals):
-                piece = json.loads("[" + gzip.decompress(rest[offset : offset + length]).decode("utf-8") + "]")
-                items.update({start + k: item for k, item in enumerate(piece)})
+                text = gzip.decompress(first.unused_data[offset : offset + length]).decode("utf-8")
+                items.update(enumerate(json.loads("[" + text + "]"), start))
             start += count
+    else:  # an entry without an index: read it whole
+        head = json.loads(gzip.decompress(blob))
+        items = dict(enumerate(head["items"]))
     if not head["source"]:
         return None
     source = SourceFile(*head["source"])
     return [
         (i, decode_record(items[i][0], source), [decode_mention(m, source.path) for m in items[i][1]])
         for i in sorted(ordinals)
-        if (i in items if isinstance(items, dict) else i < len(items))
+        if i in items
     ]
 
 

@@ -64,7 +64,7 @@ from kg.errors import IssueLog, KgError, os_message
 from kg.executors import Extraction, Progress, Step, _known_keys
 from kg.exporters.turtle import SORT_LIMIT
 from kg.extractors import check as check_extractors
-from kg.ledger import DROPPED, PAPER_CODES, Entry, IssueRow, Ledger, issue, records_of, row
+from kg.ledger import PAPER_CODES, Entry, IssueRow, Ledger, issue, records_of, row, wanted
 from kg.pipeline import Accepted, Build, BuildOptions, _accepted, _unchanged, settings
 from kg.readers.discover import InputFile, discover
 from kg.records import Mention, Record, SourceFile
@@ -508,11 +508,6 @@ def shown_entry(manifest: Manifest, item: InputFile) -> str | None:
     """The SHA-256 the previous build read ``item`` with, if it read it."""
     entry = manifest.files.get(item.shown)
     return entry.digest if entry is not None else None
-
-
-def wanted(key: str) -> str:
-    """The paper key a ledger entry holds, or wants (a dropped paper's: ``kg.ledger.Entry.wanted``)."""
-    return key.split(DROPPED)[1] if key.startswith(DROPPED) else key
 
 
 def _literal(graph: ox.Store, subject: ox.NamedNode, predicate: ox.NamedNode) -> int:

@@ -72,7 +72,7 @@ class Entry:
     @property
     def wanted(self) -> str:
         """The paper key a dropped paper wanted (its own key, for a paper in the graph)."""
-        return self.key.split(DROPPED)[1] if self.dropped else self.key
+        return wanted(self.key)
 
     @classmethod
     def of(
@@ -152,6 +152,11 @@ def row(issue: Issue) -> IssueRow:
 def _row(values: list[Any]) -> IssueRow:
     path, line, severity, code, message = values
     return (str(path), int(line), str(severity), str(code), str(message))
+
+
+def wanted(key: str) -> str:
+    """The paper key the entry of ``key`` holds, or wanted (a dropped paper's: ``~KEY~RECORD``)."""
+    return key.split(DROPPED)[1] if key.startswith(DROPPED) else key
 
 
 def issue(values: IssueRow) -> Issue:
