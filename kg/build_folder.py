@@ -23,6 +23,7 @@ from pathlib import Path
 
 from kg import store as stores
 from kg.cache import CACHE_DIR, MANIFEST, Manifest, cache_name, keys_name
+from kg.delta import rebuild
 from kg.errors import IssueLog, KgError, UsageError, os_message
 from kg.executors import Progress, collector_paused
 from kg.ledger import LEDGER
@@ -58,8 +59,6 @@ def build_into(
         ) from e
     options = replace(options or BuildOptions(), cache=out, store=stores.staging(out))
     log = log if log is not None else IssueLog()
-    from kg.delta import rebuild
-
     delta = rebuild(paths, out, options, log, progress) if shards is None else "--shards"
     if isinstance(delta, str):
         result = build(paths, options, log, progress)
