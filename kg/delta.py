@@ -37,7 +37,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -139,7 +139,6 @@ class _Delta:
     base: _Base
     log: IssueLog
     progress: Progress | None
-    timings: dict[str, float] = field(default_factory=dict)
 
     def run(self, paths: list[Path]) -> Build:
         started = time.perf_counter()
@@ -196,8 +195,9 @@ class _Delta:
         for shown, rows in ledger.files.items():
             if shown in manifest.files and shown not in new_ledger.files:
                 new_ledger.files[shown] = rows
+        read = {item.shown for item, _, _ in new_files}
         for shown in sorted(new_ledger.files):  # issues of the files not read again, reported again
-            if shown not in {item.shown for item, _, _ in new_files}:
+            if shown not in read:
                 for values in new_ledger.files[shown]:
                     self._report(values)
         for at, message in plan.conflicts:
@@ -214,7 +214,10 @@ class _Delta:
             new_ledger.add(entry)
         delete, insert, counts = self._difference(ledger, new_ledger, old, papers)
         summed = time.perf_counter()
-        staging, graph = self._apply(delete, insert)
+        # nothing changed: the store stays as it is (kg.build_folder.build_into writes nothing)
+        staging, graph = (
+            self._apply(delete, insert) if removed or papers else (None, stores.open_store(self.out))
+        )
         applied = time.perf_counter()
         triples = ledger.counts["triples"] - len(delete) + len(insert)
         counts["records"] = sum(entry.records for entry in manifest.files.values())
