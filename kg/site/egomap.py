@@ -13,10 +13,10 @@ joint papers).  The same graph gives the same bytes: everything is ordered by co
 >>> from kg.site.queries import Corpus, Paper
 >>> a, b = "https://w3id.org/kg/id/person/a", "https://w3id.org/kg/id/person/b"
 >>> corpus = Corpus(papers={"x": Paper("x", "X", 2025)}, names={a: "Ada", b: "<Bob>"}, authors={"x": [a, b]})
->>> svg, text = egomap(file(corpus), a, "../")
+>>> svg, text = egomap(file(corpus), a, [(b, 1)], "../")
 >>> "&lt;Bob&gt;" in svg, "<Bob>" in svg, 'href="../person/b.html"' in svg
 (True, False, True)
->>> egomap(file(corpus), "https://w3id.org/kg/id/person/nobody", "../")
+>>> egomap(file(corpus), "https://w3id.org/kg/id/person/nobody", [], "../")
 ('', '')
 """
 
@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 
-from kg.site.entities import Site, tally
+from kg.site.entities import Site
 
 MAX_COAUTHORS = 16
 """Coauthors drawn at most (those with most joint papers)."""
@@ -148,14 +148,11 @@ def caption(coauthors: int, shown: int, among: bool) -> str:
     return f"{which} A line's width is their joint papers{grey}."
 
 
-def egomap(site: Site, person: str, root: str) -> tuple[str, str]:
-    """The coauthor map of ``person`` for a page ``root`` below the site folder, as SVG, and its
+def egomap(site: Site, person: str, counted: list[tuple[str, int]], root: str) -> tuple[str, str]:
+    """The coauthor map of ``person`` (``counted``: their coauthors with joint papers, most first, as
+    ``kg.site.entities.tally`` orders them) for a page ``root`` below the site folder, as SVG, and its
     :func:`caption`; two empty strings without coauthors."""
     corpus = site.corpus
-    entity = site.entities.get(person)
-    if entity is None:
-        return "", ""
-    counted = tally([a for p in entity.papers for a in corpus.authors.get(p, []) if a != person])
     shown = counted[:MAX_COAUTHORS]
     if not shown:
         return "", ""

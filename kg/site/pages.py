@@ -128,7 +128,10 @@ def paper_row(site: Site, paper: str, root: str, focus: str = "") -> PaperRow:
 
 
 def _counted(site: Site, items: list[str], root: str, title: str, word: str = "paper") -> Section:
-    counted = tally(items)
+    return _listed(site, tally(items), root, title, word)
+
+
+def _listed(site: Site, counted: list[tuple[str, int]], root: str, title: str, word: str) -> Section:
     links = tuple(link(site, iri, root, _plural(n, word)) for iri, n in counted[:TOP])
     more = f"and {len(counted) - TOP:,} more" if len(counted) > TOP else ""
     return Section(title, "links", links=links, more=more)
@@ -215,20 +218,20 @@ def _outside(site: Site, entity: Entity) -> tuple[Link, ...]:
 
 def person_sections(site: Site, person: Entity, root: str) -> list[Section]:
     corpus = site.corpus
-    coauthors = [a for p in person.papers for a in corpus.authors.get(p, []) if a != person.iri]
+    coauthors = tally([a for p in person.papers for a in corpus.authors.get(p, []) if a != person.iri])
     methods = [m for p in person.papers for m in corpus.mentions.get(p, [])]
     subjects = [s for p in person.papers for s in corpus.subjects.get(p, []) + corpus.areas.get(p, [])]
     years = sorted({corpus.papers[p].year for p in person.papers if corpus.papers[p].year})
     facts = [("papers", f"{len(person.papers):,}")]
     if years:
         facts.append(("years", f"{years[0]}–{years[-1]}" if len(years) > 1 else str(years[0])))
-    facts.append(("coauthors", f"{len(set(coauthors)):,}"))
-    drawn, note = egomap(site, person.iri, root)
+    facts.append(("coauthors", f"{len(coauthors):,}"))
+    drawn, note = egomap(site, person.iri, coauthors, root)
     coauthor_map = [Section("Coauthor map", "map", svg=drawn, text=note, anchor="map")] if drawn else []
     return [
         Section("In the graph", "facts", facts=tuple(facts)),
         *coauthor_map,
-        _counted(site, coauthors, root, "Coauthors (joint papers)", "joint paper"),
+        _listed(site, coauthors, root, "Coauthors (joint papers)", "joint paper"),
         _counted(site, methods, root, "Methods used"),
         _counted(site, subjects, root, "Subjects and areas"),
     ]
