@@ -5,7 +5,7 @@
 Each ``DIR`` is a spaCy pipeline written by ``benchmarks/train_methods_ner.py`` (its ``model-best``,
 or the folder holding it).  Three set-ups, each scored with the dev set's own scorer
 (``methodscore.py``) on the *tune* and the *hold* half of ``benchmarks/methods_dev.py`` (same
-``graph_of`` and ``held_out``, imported, nothing changed there):
+``graph_of`` and ``never_read``, imported, nothing changed there):
 
 (a) ``rules``: ``kg.extractors.methods.extract`` as it is (what ``methods_dev.py`` prints);
 (b) ``rules+LABEL``: the rules, plus every ``METHOD`` span the model finds in the title or the
@@ -142,7 +142,7 @@ def scored(
         for name, hold in (("tune", False), ("hold", True)):
             path = Path(tmp) / f"gold-{name}.json"
             path.write_text(
-                json.dumps([g for g in gold if methods_dev.held_out(str(g["key"])) == hold]), encoding="utf-8"
+                json.dumps([g for g in gold if methods_dev.never_read(str(g["key"])) == hold]), encoding="utf-8"
             )
             run = subprocess.run(
                 [sys.executable, str(folder / "methodscore.py"), "score", str(folder / "sample.json"), str(path),
@@ -189,7 +189,7 @@ def main() -> None:
             (f"rules+{label}[names]", with_model(nlp, names_only=True)),
             (label, alone(nlp)),
         ]
-    n_hold = sum(methods_dev.held_out(str(g["key"])) for g in gold)
+    n_hold = sum(methods_dev.never_read(str(g["key"])) for g in gold)
     print(f"methods dev set: {len(gold) - n_hold} tune papers, {n_hold} hold papers (mentions scored)")
     header = f"{'set-up':24} {'half':4} {'P':>5} {'R':>5} {'F1':>5} {'tp':>4} {'fp':>4} {'fn':>4} {'of':>4}"
     print(f"{header}   {'intro P':>7} {'intro R':>7}   {'CPU s':>5}")

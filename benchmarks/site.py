@@ -7,7 +7,7 @@ Prints a Markdown table.
 
 Usage::
 
-    python benchmarks/site.py BUILD_DIR [--min-papers 1] [--runs 1] [--keep DIR]
+    python benchmarks/site.py BUILD_DIR [--min-papers 1] [--jobs 0] [--runs 1] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ import time
 from pathlib import Path
 
 
-def one(build: Path, target: Path, min_papers: int) -> dict[str, float]:
+def one(build: Path, target: Path, min_papers: int, jobs: int) -> dict[str, float]:
     """Run in the child: the stages of one site, timed."""
-    from kg.files import staged_folder
-    from kg.site import entities, queries, render
+    from kg.site import entities, queries, write_site
     from kg.store import open_store
 
     start = time.perf_counter()
@@ -33,28 +32,26 @@ def one(build: Path, target: Path, min_papers: int) -> dict[str, float]:
     read = time.perf_counter()
     site = entities.file(corpus, min_papers)
     filed = time.perf_counter()
-    with staged_folder(target) as folder:
-        for page in render.pages(site):
-            folder.write(page.path, render.html(page, site).encode("utf-8"))
-        folder.write("site.css", render.stylesheet().encode("utf-8"))
+    done = write_site(site, target, jobs)
     written = time.perf_counter()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {
         "read_s": read - start,
         "file_s": filed - read,
         "write_s": written - filed,
         "total_s": written - start,
-        "pages": folder.files - 1,
-        "mb": folder.bytes / 1e6,
+        "pages": done.pages,
+        "mb": done.bytes / 1e6,
         "papers": len(corpus.papers),
-        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_mb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, children),
     }
 
 
-def run(build: Path, target: Path, min_papers: int) -> dict[str, float]:
+def run(build: Path, target: Path, min_papers: int, jobs: int) -> dict[str, float]:
     """One site in a child process; its report."""
     command = [sys.executable, __file__, str(build), "--child", "--keep", str(target)]
     done = subprocess.run(
-        [*command, "--min-papers", str(min_papers)], capture_output=True, text=True, check=False
+        [*command, "--min-papers", str(min_papers), "--jobs", str(jobs)], capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise SystemExit(f"kg site failed:\n{done.stderr}")
@@ -66,23 +63,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", type=Path, help="a kg build --out folder")
     parser.add_argument("--min-papers", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=0, help="processes rendering the pages (0: kg site's default)")
     parser.add_argument("--runs", type=int, default=1, help="runs (the fastest is shown)")
     parser.add_argument("--keep", type=Path, help="write the site here (default: a temporary folder)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(one(args.build, args.keep, args.min_papers)))
+        print(json.dumps(one(args.build, args.keep, args.min_papers, args.jobs)))
         return
     target = args.keep or Path(tempfile.mkdtemp(prefix="kg-site-bench-")) / "site"
     print(f"build: {args.build}  site written to: {target}\n")
     print(
-        "| papers | --min-papers | read s | file s | render+write s | total s | pages | site MB | peak RSS MB |"
+        "| papers | --min-papers | --jobs | read s | file s | render+write s | total s | pages | site MB | peak RSS MB |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    reports = [run(args.build, target, args.min_papers) for _ in range(max(1, args.runs))]
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    reports = [run(args.build, target, args.min_papers, args.jobs) for _ in range(max(1, args.runs))]
     r = min(reports, key=lambda x: x["total_s"])
     print(
-        f"| {r['papers']:,.0f} | {args.min_papers} | {r['read_s']:.2f} | {r['file_s']:.2f} | {r['write_s']:.2f} | "
+        f"| {r['papers']:,.0f} | {args.min_papers} | {args.jobs} | {r['read_s']:.2f} | {r['file_s']:.2f} | {r['write_s']:.2f} | "
         f"{r['total_s']:.2f} | {r['pages']:,.0f} | {r['mb']:,.1f} | {max(x['peak_mb'] for x in reports):,.0f} |"
     )
 

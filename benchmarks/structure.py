@@ -1,5 +1,6 @@
 """The shape of the ``kg`` package: module sizes, the import graph (imports inside functions
-included, ``TYPE_CHECKING`` blocks left out), its cycles, and the longest functions.
+included), its cycles with and without the imports made only for type checking (``TYPE_CHECKING``
+blocks), the private names one module takes from another, and the longest functions.
 
     python benchmarks/structure.py [--root kg] [--top 15] [--dot imports.dot]
 
@@ -33,11 +34,12 @@ def _type_checking(node: ast.If) -> bool:
     )
 
 
-def imports(tree: ast.Module, name: str, is_package: bool) -> Iterator[str]:
-    """Modules of the package this module imports, anywhere but under ``if TYPE_CHECKING``."""
+def imports(tree: ast.Module, name: str, is_package: bool, typing: bool = False) -> Iterator[str]:
+    """Modules of the package this module imports, anywhere but under ``if TYPE_CHECKING`` (with
+    ``typing``: there too)."""
     skipped: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _type_checking(node):
+        if isinstance(node, ast.If) and _type_checking(node) and not typing:
             skipped.update(id(n) for child in node.body for n in ast.walk(child))
     package = name if is_package else name.rpartition(".")[0]
     for node in ast.walk(tree):
@@ -54,8 +56,9 @@ def imports(tree: ast.Module, name: str, is_package: bool) -> Iterator[str]:
             yield from (f"{base}.{alias.name}" for alias in node.names)
 
 
-def graph(root: Path) -> tuple[nx.DiGraph, dict[str, int], list[tuple[int, str]]]:
-    """The import graph among the package's modules, their line counts, and every function's length."""
+def graph(root: Path, typing: bool = False) -> tuple[nx.DiGraph, dict[str, int], list[tuple[int, str]]]:
+    """The import graph among the package's modules (with ``typing``: the imports for type checking
+    too), their line counts, and every function's length."""
     files = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
     g = nx.DiGraph()
     g.add_nodes_from(files)
@@ -65,7 +68,7 @@ def graph(root: Path) -> tuple[nx.DiGraph, dict[str, int], list[tuple[int, str]]
         text = path.read_text(encoding="utf-8")
         lines[name] = text.count("\n")
         tree = ast.parse(text)
-        for target in imports(tree, name, path.name == "__init__.py"):
+        for target in imports(tree, name, path.name == "__init__.py", typing):
             if target in files and target != name:
                 g.add_edge(name, target)
         for node in ast.walk(tree):
@@ -74,6 +77,52 @@ def graph(root: Path) -> tuple[nx.DiGraph, dict[str, int], list[tuple[int, str]]
     top = root.name
     g.remove_edges_from([(u, v) for u, v in list(g.edges) if u == top])  # the package may re-export its API
     return g, lines, sorted(functions, reverse=True)
+
+
+def private_imports(root: Path) -> list[tuple[str, str]]:
+    """(importing module, ``module.name``) of every private name (``_x``) a module takes from another
+    module of the package: by ``from m import _x``, or as ``m._x`` of a module it imported."""
+    files = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+    found: list[tuple[str, str]] = []
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+                for alias in node.names:
+                    if f"{base}.{alias.name}" in files:
+                        aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+                    elif base in files and base != name and _private(alias.name):
+                        found.append((name, f"{base}.{alias.name}"))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in files:
+                        aliases[alias.asname or alias.name] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                target = _dotted(node.value)
+                module = aliases.get(target or "", target)
+                if module in files and module != name:
+                    found.append((name, f"{module}.{node.attr}"))
+    return sorted(set(found))
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return f"{inner}.{node.attr}" if inner is not None else None
+    return None
 
 
 def cycles(g: nx.DiGraph) -> list[list[str]]:
@@ -99,6 +148,14 @@ def main() -> None:
     print(f"\n{len(found)} import cycles (strongly connected groups of modules)")
     for group in found:
         print(f"- {', '.join(group)}")
+    typed = cycles(graph(a.root.resolve(), typing=True)[0])
+    print(f"\n{len(typed)} import cycles counting the imports for type checking")
+    for group in typed:
+        print(f"- {', '.join(group)}")
+    private = private_imports(a.root.resolve())
+    print(f"\n{len(private)} private names taken from another module")
+    for importer, taken in private:
+        print(f"- `{importer}` takes `{taken}`")
     if a.dot:
         body = "".join(f'  "{u}" -> "{v}";\n' for u, v in sorted(g.edges))
         a.dot.write_text(f"digraph kg {{\n  rankdir=LR;\n{body}}}\n", encoding="utf-8")

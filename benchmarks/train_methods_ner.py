@@ -10,7 +10,7 @@ PREFIX, SUFFIX and SHAPE, width 96, depth 4; no vectors, nothing downloaded) lea
 * ``DIR/scierc/train.json``: every ``Method`` span (PTB tokens unescaped, as ``eval_methods.py`` does),
   with ``DIR/scierc/dev.json`` as the early-stopping set (best ``ents_f`` kept, ``model-best``);
 * with ``--with-tune``, also the *tune* half of ``DIR/methods_gold_dev`` (the papers that
-  ``benchmarks/methods_dev.py::held_out`` leaves in; the hold half is never read): title and abstract
+  ``benchmarks/methods_dev.py::never_read`` leaves in; the hold half is never read): title and abstract
   as two documents, every occurrence of a gold method or introduced-method surface marked ``METHOD``
   (whole words, longest first), repeated ``--tune-repeat`` times.
 
@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import eval_methods  # noqa: E402
-from methods_dev import held_out  # noqa: E402
+from methods_dev import never_read  # noqa: E402
 
 from kg.errors import IssueLog  # noqa: E402
 from kg.extractors import methods  # noqa: E402
@@ -186,7 +186,7 @@ def main() -> None:
         folder = args.data / "methods_gold_dev"
         sample = json.loads((folder / "sample.json").read_text(encoding="utf-8"))
         gold = json.loads((folder / "gold.json").read_text(encoding="utf-8"))
-        tune = [p for p in sample if not held_out(p["key"])]
+        tune = [p for p in sample if not never_read(p["key"])]
         extra = dev_docs(nlp, tune, gold)
         print(f"tune half: {len(tune)} papers, {sum(len(d.ents) for d in extra)} marked spans")
     print(

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import rdflib
 
+    from kg.build_result import Build
     from kg.errors import IssueLog
-    from kg.pipeline import Build
 
 __version__ = "0.1.0"
 

@@ -22,12 +22,13 @@ from kg import viz
 from kg.errors import KgError, os_message
 from kg.exporters import turtle
 from kg.files import Staged, discard, stage
+from kg.layout import GRAPH, PAGES
 from kg.records import Location
 
 if TYPE_CHECKING:
     import pyoxigraph as ox
 
-    from kg.pipeline import Build
+    from kg.build_result import Build
 
 
 def _page(name: str) -> Callable[[Build, BinaryIO], None]:
@@ -158,9 +159,8 @@ def stage_page(store: Path, target: Path, view: str) -> tuple[Staged, float]:
 
 
 BUILD_OUTPUTS: dict[str, Callable[[Build, BinaryIO], None]] = {
-    "graph.ttl": turtle.serialize_build,
-    "coauthors.html": _page("coauthors"),
-    "topics.html": _page("topics"),
+    GRAPH: turtle.serialize_build,
+    **{page: _page(page.removesuffix(".html")) for page in PAGES},
 }
 """What ``kg build`` writes into its output folder besides the store: file name -> serializer
 (the SHA-256 of ``graph.ttl`` is the build's generation, see ``kg.build_folder.write_outputs``)."""

@@ -17,38 +17,53 @@ cached ones too) without reading or extracting any file again.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import os
 import tempfile
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
 from kg import __version__
 from kg.errors import Issue, IssueLog
+from kg.grouping import Identity
+from kg.layout import CACHE as CACHE_DIR
+from kg.layout import MANIFEST
 from kg.records import Location, Mention, Record, SourceFile, Span
-from kg.resolve import Identity, Paper
+from kg.resolve import Paper
 from kg.vocab import ontology_path
 
-MANIFEST = "manifest.json"
-LEDGER = "ledger.json.gz"
-"""What each paper gave to the shared nodes (``kg.ledger``): the base of a delta build."""
-CACHE_DIR = "cache"
 FORMAT = 1
 
 
 def extraction_key(extractors: Iterable[str]) -> str:
-    """What cached extraction results depend on: kg's version, the extractors, the taxonomies."""
+    """What cached extraction results depend on: kg's version, the extractors run, and the code and
+    data that make records and mentions (the readers' and extractors' modules, the vocabularies), so
+    that a changed reader or extractor never leaves a rebuild with the mentions of the old one."""
     h = hashlib.sha256(f"{FORMAT}:{__version__}:{','.join(extractors)}".encode())
-    for name in ("arxiv-subjects.ttl", "methods.ttl"):
-        path = ontology_path(name)
-        if path.exists():
-            h.update(path.read_bytes())
+    h.update(_extraction_code().encode())
     return h.hexdigest()[:20]
+
+
+@lru_cache(maxsize=1)
+def _extraction_code() -> str:
+    """A digest of the readers' and extractors' source files and of the shipped vocabularies."""
+    package = Path(__file__).resolve().parent
+    files = sorted(
+        [*(package / "readers").rglob("*.py"), *(package / "extractors").rglob("*.py"), package / "records.py"]
+    ) + sorted(ontology_path("").glob("*.ttl"))
+    h = hashlib.sha256()
+    for path in files:
+        h.update(path.name.encode() + b"\0")
+        with contextlib.suppress(OSError):
+            h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def resolution_key(thesaurus_digest: str) -> str:
@@ -219,6 +234,20 @@ def loads_identities(blob: bytes, shown: str, digest: str) -> list[Identity]:
             raise ValueError("not an identity row")
         out.append(Identity(Location(shown, line), f"{prefix}-{line}", tuple(keys)))
     return out
+
+
+def identities_of(out: Path, extraction: str) -> Callable[[str, str], list[Identity] | None]:
+    """The cached record identities of a file (by its shown path and SHA-256), when the cache of build
+    folder ``out`` has a readable entry: a first pass takes them instead of reading the file again."""
+
+    def known(shown: str, key: str) -> list[Identity] | None:
+        path = out / CACHE_DIR / keys_name(shown, key, extraction)
+        try:
+            return loads_identities(path.read_bytes(), shown, key)
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
+            return None  # missing or damaged: the file is read again
+
+    return known
 
 
 def paper_hash(paper: Paper) -> str:

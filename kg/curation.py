@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kg.persons.marks import marks_of
 from kg.readers.thesaurus import Entry, Thesaurus
 from kg.readers.thesaurus import key as term_key
 from kg.records import Mention
@@ -69,6 +70,10 @@ class Curation:
         """Named or introduced method, by term key (``key:`` + name key, or the compared text) -> rule."""
         self.labels: dict[str, str] = {}
         """Known method slug -> the label the thesaurus shows it under."""
+        self.marks = marks_of((e.label, e.replacement, e.at.line) for e in thesaurus.entries)
+        """Rows that mark one person by a paper or a coauthor (``Yang Liu [with Maosong Sun]``): the
+        persons stage's (kg.persons.marks), not applied to mentions here."""
+        marked = {m.row for m in self.marks}
         self._used: set[int] = set()
         index: dict[str, str] = {}
         for slug in sorted(concepts):
@@ -77,6 +82,8 @@ class Curation:
         for slug in sorted(concepts):
             index.setdefault(term_key(slug), slug)
         for row, entry in enumerate(thesaurus.entries):
+            if entry.at.line in marked:
+                continue
             label, replacement = entry.label, entry.replacement
             person = person_key(label)
             if person and (not replacement or person_key(replacement)):
@@ -166,8 +173,10 @@ class Curation:
         return None
 
     def unused(self) -> list[Entry]:
-        """The rows that matched nothing in the build, in file order."""
-        return [e for i, e in enumerate(self.thesaurus.entries) if i not in self._used]
+        """The rows that matched nothing in the build, in file order (person marks are the persons
+        stage's to report)."""
+        marked = {m.row for m in self.marks}
+        return [e for i, e in enumerate(self.thesaurus.entries) if i not in self._used and e.at.line not in marked]
 
 
 def _with(detail: tuple[tuple[str, str], ...], name: str, value: str) -> tuple[tuple[str, str], ...]:

@@ -197,43 +197,75 @@ def _key(node: Hashable) -> tuple[str, str]:
 def layout(
     graph: nx.Graph, *, seed: int = 0, groups: dict[Hashable, int] | None = None, iterations: int = 0
 ) -> dict[Hashable, tuple[float, float]]:
-    """Seeded force-directed positions (Fruchterman-Reingold), deterministic for a graph and seed.
+    """Seeded positions that keep communities apart, deterministic for a graph and seed.
 
-    Repulsion is exact up to ``SAMPLE`` nodes and estimated from a seeded
-    sample of ``SAMPLE`` nodes beyond that, so a 5,000-node graph is laid out in seconds
-    (networkx's own layouts need scipy or are quadratic).  Nodes start around
-    their community's centre, and a weak pull to the middle keeps separate
-    components in view.  ``iterations`` defaults to 100 (60 above 1,000 nodes).
-    Coordinates are rounded to 0.01 drawing units.
+    As VOSviewer's maps keep their clusters apart, the layout has two levels: each community is laid
+    out on its own (:func:`_force`, force-directed) in a disc whose area grows with its members, and
+    the discs are placed by a force-directed layout of the communities themselves (pulled together by
+    the links between them, never overlapping: :func:`_place_discs`), so that a community's colour is
+    one region of the map, not dots strewn over a hairball.  Without communities (or with one) the graph
+    is laid out as one.  Coordinates are rounded to 0.01 drawing units.
 
     >>> pos = layout(nx.path_graph(3), seed=1)
     >>> pos == layout(nx.path_graph(3), seed=1), len(pos)
     (True, 3)
+    >>> two = nx.Graph([(1, 2), (2, 3), (1, 3), (4, 5), (5, 6), (4, 6), (3, 4)])
+    >>> at = layout(two, groups={1: 0, 2: 0, 3: 0, 4: 1, 5: 1, 6: 1})
+    >>> max(at[n][0] for n in (1, 2, 3)) < min(at[n][0] for n in (4, 5, 6)) or max(at[n][0] for n in (4, 5, 6)) < min(at[n][0] for n in (1, 2, 3))
+    True
     """
     nodes = list(graph)
     n = len(nodes)
     if n == 0:
         return {}
-    iterations = iterations or (100 if n <= 1000 else 60)
     rng = np.random.default_rng(seed)
-    index = {v: i for i, v in enumerate(nodes)}
     groups = groups or {}
     group = np.array([groups.get(v, 0) for v in nodes])
     count = int(group.max()) + 1
-    sizes = np.bincount(group, minlength=count)
-    golden = math.pi * (3 - math.sqrt(5))
-    centres = np.array(
-        [
-            [
-                math.sqrt((i + 0.5) / count) * math.cos(i * golden),
-                math.sqrt((i + 0.5) / count) * math.sin(i * golden),
-            ]
-            for i in range(count)
-        ]
-    )
-    spread = 0.6 * np.sqrt(sizes / n)[group] + 0.02
-    pos = centres[group] + rng.normal(size=(n, 2)) * spread[:, None]
-    edges = [(index[u], index[v], float(w)) for u, v, w in graph.edges(data="weight", default=1.0)]
+    index = {v: i for i, v in enumerate(nodes)}
+    if count == 1:
+        pos = _force(n, _edges(graph, index), rng, iterations)
+    else:
+        pos = np.zeros((n, 2))
+        members = [np.flatnonzero(group == c) for c in range(count)]
+        radius = np.array([math.sqrt(len(m)) for m in members])
+        for c, inside in enumerate(members):
+            local = {int(i): j for j, i in enumerate(inside)}
+            edges = [(local[a], local[b], w) for a, b, w in _edges(graph, index) if a in local and b in local]
+            disc = _force(len(inside), edges, rng, iterations) if len(inside) > 1 else np.zeros((1, 2))
+            reach = float(np.sqrt((disc * disc).sum(axis=1)).max()) or 1.0
+            pos[inside] = disc / reach * radius[c]
+        between: dict[tuple[int, int], float] = {}
+        for a, b, w in _edges(graph, index):
+            ca, cb = int(group[a]), int(group[b])
+            if ca != cb:
+                key = (min(ca, cb), max(ca, cb))
+                between[key] = between.get(key, 0.0) + w
+        centres = _place_discs(radius, between, rng)
+        pos += centres[group]
+    pos -= pos.mean(axis=0)
+    extent = float(np.abs(pos).max()) or 1.0
+    scale = 150.0 + 45.0 * math.sqrt(n)
+    pos = pos / extent * scale
+    return {v: (round(float(pos[i, 0]), 2), round(float(pos[i, 1]), 2)) for i, v in enumerate(nodes)}
+
+
+def _edges(graph: nx.Graph, index: Mapping[Hashable, int]) -> list[tuple[int, int, float]]:
+    return [(index[u], index[v], float(w)) for u, v, w in graph.edges(data="weight", default=1.0)]
+
+
+def _force(
+    n: int, edges: list[tuple[int, int, float]], rng: np.random.Generator, iterations: int = 0
+) -> np.ndarray:
+    """Force-directed positions (Fruchterman-Reingold) of ``n`` nodes and weighted ``edges``.
+
+    Repulsion is exact up to ``SAMPLE`` nodes and estimated from a seeded sample of ``SAMPLE`` nodes
+    beyond that, so a 5,000-node graph is laid out in seconds (networkx's own layouts need scipy or are
+    quadratic); a weak pull to the middle keeps separate components in view.  ``iterations`` defaults to
+    100 (60 above 1,000 nodes).
+    """
+    iterations = iterations or (100 if n <= 1000 else 60)
+    pos = rng.normal(size=(n, 2)) * 0.5
     src = np.array([e[0] for e in edges], dtype=np.int64)
     dst = np.array([e[1] for e in edges], dtype=np.int64)
     weight = np.array([e[2] for e in edges], dtype=np.float32)
@@ -266,12 +298,64 @@ def layout(
         step_length = np.minimum(length, 0.1 * (1 - step / iterations)) / length
         x += fx * step_length
         y += fy * step_length
-    pos = np.column_stack([x, y]).astype(float)
-    pos -= pos.mean(axis=0)
-    extent = float(np.abs(pos).max()) or 1.0
-    scale = 150.0 + 45.0 * math.sqrt(n)
-    pos = pos / extent * scale
-    return {v: (round(float(pos[i, 0]), 2), round(float(pos[i, 1]), 2)) for i, v in enumerate(nodes)}
+    pos = np.column_stack([x, y]).astype(np.float64)
+    centred: np.ndarray = pos - pos.mean(axis=0)
+    return centred
+
+
+GAP = 2.0
+"""Space kept between two communities' discs, in units of a one-member disc's radius."""
+
+
+def _place_discs(
+    radius: np.ndarray, between: Mapping[tuple[int, int], float], rng: np.random.Generator, steps: int = 300
+) -> np.ndarray:
+    """Centres for discs of the given radii: linked discs pulled together by the weight of the links
+    between them, all pulled gently to the middle, and pushed apart until none overlaps.  Discs start on
+    a sunflower spiral, the largest in the middle."""
+    count = len(radius)
+    order = np.argsort(-radius, kind="stable")
+    golden = math.pi * (3 - math.sqrt(5))
+    total = math.sqrt(float((radius * radius).sum()))
+    centres = np.zeros((count, 2))
+    for rank, c in enumerate(order):
+        r = 1.6 * total * math.sqrt((rank + 0.5) / count)
+        centres[c] = (r * math.cos(rank * golden), r * math.sin(rank * golden))
+    centres += rng.normal(size=(count, 2)) * 0.01
+    linked = sorted(between)
+    pairs = np.array(linked, dtype=np.int64).reshape(-1, 2)
+    strength = np.array([between[pair] for pair in linked], dtype=np.float64)
+    if len(strength):
+        strength = np.clip(strength / strength.mean(), 0.2, 5.0)
+    weight_of = np.zeros(count)
+    if len(pairs):
+        np.add.at(weight_of, pairs[:, 0], strength)
+        np.add.at(weight_of, pairs[:, 1], strength)
+    reach = radius[:, None] + radius[None, :] + GAP
+    for step in range(steps):
+        cool = 1.0 - step / steps
+        move = np.zeros_like(centres)
+        if len(pairs):
+            # each disc moves a step towards the weighted mean of the discs it is linked to (never past it)
+            d = centres[pairs[:, 0]] - centres[pairs[:, 1]]
+            pull = strength[:, None] * d
+            np.add.at(move, pairs[:, 0], -pull)
+            np.add.at(move, pairs[:, 1], pull)
+            move *= (0.3 * cool / (weight_of + 1.0))[:, None]
+        move -= 0.01 * cool * centres  # the middle pulls gently: unlinked communities stay near
+        centres += move
+        for _ in range(3):  # overlaps resolved, larger discs moving less
+            d = centres[:, None, :] - centres[None, :, :]
+            dist = np.sqrt((d * d).sum(axis=2))
+            np.fill_diagonal(dist, np.inf)
+            overlap = np.clip(reach - dist, 0.0, None)
+            if not overlap.any():
+                break
+            share = radius[None, :] / (radius[:, None] + radius[None, :])
+            push = (overlap * share / np.maximum(dist, 1e-9))[:, :, None] * d
+            push[~np.isfinite(push)] = 0.0
+            centres += 0.5 * push.sum(axis=1)
+    return centres
 
 
 def decorate(

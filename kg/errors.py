@@ -41,8 +41,8 @@ class KgError(Exception):
         self.code = code
 
     def __str__(self) -> str:
-        where = f"{self.at}: " if self.at else ""
-        return f"{where}error: {self.message} [{self.code}]"
+        where = f"{shown_at(self.at)}: " if self.at else ""
+        return f"{where}error: {escaped(self.message)} [{self.code}]"
 
     def __reduce__(self) -> tuple[type[KgError], tuple[str, Location | None, str]]:
         # whole from a worker process (the default would pickle the message alone)
@@ -89,7 +89,7 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.at}: {self.severity}: {self.message} [{self.code}]"
+        return f"{shown_at(self.at)}: {self.severity}: {self.message} [{self.code}]"
 
 
 class IssueLog:
@@ -128,6 +128,51 @@ class IssueLog:
     def counts(self) -> dict[str, int]:
         """Number of issues per code, sorted by code."""
         return dict(sorted(Counter(i.code for i in self.issues).items()))
+
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""What a path must not carry into a message: control characters (a newline would start a forged
+issue line, an escape sequence would drive the terminal), line and paragraph separators, bidi
+overrides, and the lone surrogates that stand for bytes that are not UTF-8 in a file name."""
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(text: str) -> str:
+    """``text`` with what :data:`_UNSAFE` matches written as Python escapes (a byte that is not UTF-8,
+    which Python keeps in a file name as a lone surrogate, as ``\\xff``); the rest as it was.
+
+    >>> print(escaped("evil\\nx.txt:1: error: forged [x]"), escaped(b"caf\\xe9.txt".decode(errors="surrogateescape")))
+    evil\\nx.txt:1: error: forged [x] caf\\xe9.txt
+    """
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(lambda m: _escape(m.group()), text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the byte itself
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escaped_path(path: str) -> str:
+    """A path as an issue line may hold it: :func:`escaped`, and a colon and space in it written
+    ``:\\x20``, so that the first ``: `` of the line ends its location (a file named
+    ``x.txt:1: error: forged`` cannot pass for another issue's).
+
+    >>> print(escaped_path("in/x.txt:1: error: forged [fake]"))
+    in/x.txt:1:\\x20error:\\x20forged [fake]
+    """
+    return escaped(path).replace(": ", ":\\x20")
+
+
+def shown_at(at: Location) -> str:
+    """A location as messages print it, its path :func:`escaped_path` (a path from anywhere: the
+    command line, a folder listing)."""
+    return f"{escaped_path(at.path)}:{at.line}"
 
 
 def unknown(kind: str, name: str, choices: Iterable[str]) -> str:

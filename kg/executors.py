@@ -18,13 +18,13 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, cast
 
-from kg.cache import CACHE_DIR, Entries, Extract, dumps_identities, encode_items, keys_name, loads_identities
+from kg.cache import Entries, Extract, dumps_identities, encode_items, loads_identities
 from kg.errors import Issue, IssueLog, KgError
 from kg.extractors import extract_all, warm
+from kg.grouping import Identity, Place
 from kg.readers import read_file
 from kg.readers.discover import InputFile
 from kg.records import Mention, Record
-from kg.resolve import Identity, Place
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,20 +112,6 @@ def _identities(task: tuple[Path, str, str]) -> bytes:
     send back from a worker process, and the file's entry in the cache as it is)."""
     path, shown, key = task
     return dumps_identities(Identity.of(record) for record in read_file(path, IssueLog(), shown, key))
-
-
-def _known_keys(cache: Path, extraction: str) -> Callable[[str, str], list[Identity] | None]:
-    """The cached record identities of a file (by its shown path and SHA-256), when the cache has a
-    readable entry: a rebuild's first pass takes them instead of reading the file again."""
-
-    def known(shown: str, key: str) -> list[Identity] | None:
-        path = cache / CACHE_DIR / keys_name(shown, key, extraction)
-        try:
-            return loads_identities(path.read_bytes(), shown, key)
-        except (OSError, ValueError, KeyError, TypeError, EOFError):
-            return None  # missing or damaged: the file is read again
-
-    return known
 
 
 def _extract_batch(names: tuple[str, ...] | None, batch: list[Record]) -> BatchResult:
@@ -272,7 +258,9 @@ def _dask_client(address: str) -> Any:
     try:
         from distributed import Client
     except ImportError as e:
-        raise KgError("--scheduler needs Dask: pip install 'kg[dask]'", code="missing-dependency") from e
+        from kg.extras import install_command
+
+        raise KgError(f"--scheduler needs Dask: {install_command('dask')}", code="missing-dependency") from e
     try:
         return Client(address, timeout=DASK_CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except OSError as e:

@@ -33,7 +33,7 @@ def atomic(target: Path) -> Iterator[BinaryIO]:
     make_parent(target)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target.name), suffix=TEMP_SUFFIX, dir=target.parent)
     try:
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~umask())
         with os.fdopen(fd, "wb") as f:
             yield f
             f.flush()
@@ -44,7 +44,7 @@ def atomic(target: Path) -> Iterator[BinaryIO]:
         raise
 
 
-def _umask() -> int:
+def umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -123,7 +123,7 @@ def stage(target: Path, write: Callable[[BinaryIO], object]) -> Staged:
     try:
         make_parent(target)
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target.name), suffix=TEMP_SUFFIX, dir=target.parent)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~umask())
         with os.fdopen(fd, "wb") as f:
             hashing = Hashing(f)
             write(cast(BinaryIO, hashing))

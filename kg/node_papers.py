@@ -5,7 +5,7 @@ introduce it (in the topic view, those that mention it), a subject's, area's and
 node lists its newest papers (at most ``listed``, newest first, then by title) and carries the mean
 publication year of all its dated papers, as VOSviewer's overlay view colours a map.
 
-Read by scans of one property at a time (``kg.project._pairs``), from a store or an endpoint.
+Read by scans of one property at a time (``kg.project.pairs_of``), from a store or an endpoint.
 
 >>> from kg.store import memory
 >>> import networkx as nx
@@ -22,22 +22,25 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from kg.project import Queryable, _articles, _arxiv_url, _pairs, _year
+from kg.kinds.table import listings
+from kg.project import Queryable, arxiv_url, pairs_of, paper_iris, year_of
 
 LISTED = 50
 """Papers a node lists at most (its newest); the count of all of them is the node's ``papers``."""
 
-RELATIONS: dict[str, tuple[str, ...]] = {
-    "person": ("dcterms:creator",),
-    "method": ("schema:mentions", "kg:introduces"),
-    "subject": ("dcterms:subject",),
-    "area": ("kg:area",),
-    "repository": ("schema:codeRepository",),
-}
-"""The properties from a paper to a node of each type (a paper node is its own paper)."""
+def relations(view: str) -> dict[str, tuple[str, ...]]:
+    """The properties from a paper to a node of each type (a paper node is its own paper), as the kinds
+    of fact list them (``kg.kinds.Listing``); in the topic view, those that make a node a topic (a
+    method counts the papers that mention it, as the view's ``papers`` say).
 
-TOPICS = {**RELATIONS, "method": ("schema:mentions",)}
-"""In the topic view, whose methods count the papers that mention them, as its ``papers`` say."""
+    >>> relations("coauthors")["method"], relations("topics")["method"]
+    (('schema:mentions', 'kg:introduces'), ('schema:mentions',))
+    """
+    pages = listings()
+    found = {page: listing.links for page, listing in pages.items()}
+    if view == "topics":
+        found.update({page: listing.topics for page, listing in pages.items() if listing.topics})
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,31 +74,30 @@ def node_papers(store: Queryable, graph: nx.Graph, listed: int = LISTED) -> Node
         wanted[str(kind)].add(str(node))
     if not graph:
         return NodePapers()
-    articles = _articles(store)
+    articles = paper_iris(store)
     of: dict[str, set[str]] = defaultdict(set)
     for paper in wanted.get("paper", ()):
         if paper in articles:
             of[paper].add(paper)
-    relations = TOPICS if graph.graph.get("view") == "topics" else RELATIONS
-    for kind, predicates in relations.items():
+    for kind, predicates in relations(str(graph.graph.get("view", ""))).items():
         nodes = wanted.get(kind)
         if not nodes:
             continue
         for predicate in predicates:
-            for paper, other in _pairs(store, predicate):
+            for paper, other in pairs_of(store, predicate):
                 if other in nodes and paper in articles:
                     of[other].add(paper)
     involved = set().union(*of.values()) if of else set()
     years: dict[str, int] = {}
-    for paper, year in _pairs(store, "fabio:hasPublicationYear"):
+    for paper, year in pairs_of(store, "fabio:hasPublicationYear"):
         if paper in involved:
-            years[paper] = max(years.get(paper, 0), _year(year))
+            years[paper] = max(years.get(paper, 0), year_of(year))
     titles: dict[str, str] = {}
-    for paper, title in _pairs(store, "dcterms:title"):
+    for paper, title in pairs_of(store, "dcterms:title"):
         if paper in involved and (paper not in titles or title < titles[paper]):
             titles[paper] = " ".join(title.split())
     identifiers: dict[str, list[str]] = defaultdict(list)
-    for paper, identifier in _pairs(store, "dcterms:identifier"):
+    for paper, identifier in pairs_of(store, "dcterms:identifier"):
         if paper in involved:
             identifiers[paper].append(identifier)
 
@@ -108,7 +110,7 @@ def node_papers(store: Queryable, graph: nx.Graph, listed: int = LISTED) -> Node
     for paper in sorted({p for papers in chosen.values() for p in papers}, key=newest):
         position[paper] = len(found.papers)
         title = titles.get(paper) or paper.rsplit("/", 1)[-1]
-        found.papers.append(Paper(paper, title, years.get(paper, 0), _arxiv_url(paper, identifiers[paper])))
+        found.papers.append(Paper(paper, title, years.get(paper, 0), arxiv_url(paper, identifiers[paper])))
     for node in graph:
         found.listed[node] = [position[p] for p in chosen[node]]
         dated = [years[p] for p in of.get(str(node), ()) if years.get(p)]

@@ -1,5 +1,14 @@
 """The one place the stages are wired: read -> extract -> resolve -> assemble -> store.
 
+One build, whatever came before it.  A build starts from a base: nothing (a full build), or a build
+folder's previous build (``kg.delta.Base``).  Either way it reads its files (``kg.reading``), groups
+records into papers (``kg.grouping``), makes the papers of the groups and their ledger entries
+(:class:`Making`: ``kg.resolve.Streaming``, ``kg.assemble``, ``kg.ledger.Entry``) and the nodes
+papers share from the entries (``kg.shared``).  From nothing, every record is grouped, every paper
+made, and the triples are bulk-loaded into a new store as they come; from a previous build, only the
+records a change touches are grouped and their papers made again, and the difference is applied to
+a copy of its store (``kg.delta``).
+
 >>> from kg.errors import IssueLog, KgError
 >>> b = build([Path("seeds")], BuildOptions(), IssueLog())  # doctest: +SKIP
 """
@@ -11,46 +20,39 @@ import os
 import shutil
 import time
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, cast
 
 import pyoxigraph as ox
 
+from kg import shared as shared_nodes
 from kg import store as stores
-from kg.assemble import Namer, assemble, check_kinds, ontology_triples, relabel
-from kg.cache import (
-    CACHE_DIR,
-    Changes,
-    Entries,
-    Extract,
-    FileEntry,
-    Manifest,
-    cache_name,
-    changes,
-    dumps_extract,
-    extraction_key,
-    loads_extract,
-    paper_hash,
-    replay,
-    resolution_key,
-)
+from kg.assemble import ontology_triples, paper_triples, relabel
+from kg.build_result import Build, StoreHandle
+from kg.cache import Entries, Manifest, changes, extraction_key, paper_hash, resolution_key
 from kg.curation import Curation
-from kg.errors import IssueLog, KgError, os_message
-from kg.executors import Extraction, Progress, Step, _known_keys, collector_paused, steady_malloc
+from kg.errors import Issue, IssueLog, KgError, os_message
+from kg.executors import Extraction, Progress, Step, collector_paused, steady_malloc
 from kg.exporters import turtle
 from kg.extractors import EXTRACTORS
 from kg.extractors import check as check_extractors
-from kg.extractors.subjects import codes
 from kg.files import Hashing
-from kg.ledger import PAPER_CODES, Entry, Ledger, row
-from kg.readers import digest
+from kg.grouping import Plan
+from kg.kinds import Shared, Triple
+from kg.kinds.table import check as check_kinds
+from kg.ledger import PAPER_CODES, Draft, Entry
+from kg.persons import stage as persons_stage
 from kg.readers import thesaurus as thesauri
 from kg.readers.discover import InputFile, discover, shown_path
-from kg.records import Location, Mention, Record
-from kg.resolve import Area, Paper, Place, Plan, Streaming
+from kg.reading import Accepted, Reading, accept, identities
+from kg.records import Location
+from kg.resolve import Paper, Streaming
+from kg.terms import Minted, Namer
 from kg.vocab import DATA_BASE
+
+__all__ = ["DEFAULT_INPUT", "DEFAULT_OUT", "Build", "BuildOptions", "Making", "build", "settings"]
 
 DEFAULT_INPUT = Path("seeds")
 DEFAULT_OUT = Path("outputs")
@@ -80,66 +82,28 @@ class BuildOptions:
     and persons (``kg build --thesaurus``; see ``kg.curation.Curation`` and docs/thesaurus.md)."""
 
 
+def settings(options: BuildOptions, extraction: str) -> dict[str, object]:
+    """What a build's graph depends on besides its inputs: a delta needs the same (``kg.ledger``)."""
+    return {"base": options.base, "taxonomies": options.taxonomies, "extraction": extraction}
+
+
 @dataclass(slots=True)
-class Build:
-    """The result of a build: the graph in its store, what was read, and what went wrong."""
+class Inputs:
+    """A build's input files, found and hashed, with what they were the last time: what every build
+    of them shares, whether it starts from nothing or from the previous build."""
 
-    store: ox.Store
-    counts: dict[str, int]
-    """What was resolved: records, papers, persons, coauthor pairs (see ``Resolution.counts``; the
-    papers themselves are used up by assembly, and ``manifest.papers`` lists their keys in order)."""
-    log: IssueLog
-    base: str
-    files: list[InputFile] = field(default_factory=list)
-    files_read: int = 0
-    files_reused: int = 0
-    triples: int = 0
-    seconds: float = 0.0
-    manifest: Manifest = field(default_factory=Manifest)
-    fresh: Entries = field(default_factory=Entries)
-    """Cache entries of the files read in this build (see ``kg.cache.dumps_extract``; written to the
-    cache with the outputs).  Encoded as each file is read, so the records and mentions a paper
-    does not keep are freed once the papers are resolved, and spilled to disk by a build with an
-    on-disk store."""
-    fresh_keys: Entries = field(default_factory=Entries)
-    """The record identities of the files whose first pass read them in this build (see
-    ``kg.cache.dumps_identities``), for the cache: a rebuild's first pass takes them instead."""
-    changes: Changes | None = None
-    store_path: Path | None = None
-    """Where the store lies on disk, when it was assembled there."""
-    turtle: Path | None = None
-    """The build's graph.ttl, when it was written while the store was loaded (see
-    ``kg.exporters.turtle.STREAM``; ``write_outputs`` renames it into place)."""
-    turtle_sha256: str = ""
-    """The SHA-256 of ``turtle``, hashed as it was written."""
-    timings: dict[str, float] = field(default_factory=dict)
-    """Seconds spent per stage (read+extract, resolve, assemble, and each output written)."""
-    ledger: Ledger | None = None
-    """What each paper gave to the shared nodes (``kg.ledger``), written beside the manifest so that
-    the next build can be a delta; None when the build cannot be one's base (a thesaurus)."""
-    lazy: tuple[str, ...] = ()
-    """Outputs of ``kg.build_pages.BUILD_OUTPUTS`` a delta build of a big graph does not rewrite
-    (removed from the build folder: ``kg export`` and ``kg viz`` make them from the store)."""
-    generation: str = ""
-    """The generation of a build whose graph.ttl is not written (``lazy``); else graph.ttl's SHA-256."""
-    delta: dict[str, int] | None = None
-    """What a delta build did (papers re-made, triples deleted and inserted); None for a full build."""
-    full_because: str = ""
-    """Why ``kg build`` built in full rather than as a delta (see ``kg.delta.rebuild``)."""
-
-    def summary(self) -> dict[str, int]:
-        """The figures a build reports."""
-        return {
-            "files": len(self.files),
-            "files_failed": len(self.log.failed_files),
-            "files_read": self.files_read,
-            "files_reused": self.files_reused,
-            "records": self.counts["records"],
-            "papers": self.counts["papers"],
-            "persons": self.counts["persons"],
-            "coauthor_pairs": self.counts["coauthor_pairs"],
-            "triples": self.triples,
-        }
+    files: list[InputFile]
+    accepted: list[Accepted]
+    previous: Manifest
+    manifest: Manifest
+    """The new manifest, filled as the files are read and the papers made."""
+    reuse: bool
+    """Whether the previous build's cache serves (same extraction, not ``--full``)."""
+    curation: Curation | None
+    extraction: Extraction
+    fresh: Entries
+    fresh_keys: Entries
+    started: float = field(default_factory=time.perf_counter)
 
 
 def build(
@@ -148,37 +112,53 @@ def build(
     log: IssueLog | None = None,
     progress: Progress | None = None,
 ) -> Build:
-    """Read every input, extract, resolve and assemble the graph into an in-memory store.
+    """Build the graph of ``paths`` from nothing into a store (in memory, or on disk at
+    ``options.store``): every record read (or taken from the cache of ``options.cache``), grouped,
+    made into papers and loaded.
 
     ``progress`` hears of every file as the first pass has identified it and as the second pass
     starts reading it, and of the store's compaction (:class:`Step`)."""
-    options = options or BuildOptions()
+    return run(paths, options or BuildOptions(), log if log is not None else IssueLog(), progress)
+
+
+def run(
+    paths: Iterable[Path],
+    options: BuildOptions,
+    log: IssueLog,
+    progress: Progress | None = None,
+    over: Callable[[Inputs], Build | str] | None = None,
+) -> Build:
+    """The build of ``paths``: by ``over`` (a delta over the previous build, see ``kg.delta``) when it
+    can be one, else from nothing; the result's ``full_because`` says why it was not a delta."""
     steady_malloc()
     spill = options.store.parent if options.store is not None else None  # beside the store
-    fresh, fresh_keys = Entries(spill), Entries(spill)
     with collector_paused():
+        inputs = _inputs(paths, options, log, spill)
         try:
-            return _build(paths, options, log, progress, fresh, fresh_keys)
+            with inputs.extraction:
+                why = over(inputs) if over is not None else "no previous build"
+                if isinstance(why, Build):
+                    return why
+                result = _from_nothing(inputs, options, log, progress)
+                return _replace_full_because(result, why)
         except BaseException:
-            fresh.close()
-            fresh_keys.close()
+            inputs.fresh.close()
+            inputs.fresh_keys.close()
             raise
 
 
-def _build(
-    paths: Iterable[Path],
-    options: BuildOptions,
-    log: IssueLog | None,
-    progress: Progress | None,
-    fresh: Entries,
-    fresh_keys: Entries,
-) -> Build:
-    log = log if log is not None else IssueLog()
-    started = time.perf_counter()
+def _replace_full_because(result: Build, why: str) -> Build:
+    from dataclasses import replace
+
+    return replace(result, full_because=why)
+
+
+def _inputs(paths: Iterable[Path], options: BuildOptions, log: IssueLog, spill: Path | None) -> Inputs:
+    """Find and hash the inputs (refusing an unknown extractor first) and read the thesaurus."""
     extractors = check_extractors(options.extractors or None)  # an unknown name is an error, not ignored
     check_kinds({name: EXTRACTORS[name].KINDS for name in extractors})
     if options.store is not None:
-        _make_room(options.store)
+        _make_room(options.store, create=False)
     files = discover(paths, log, options.cache)
     previous = Manifest.load(options.cache) if options.cache is not None else Manifest()
     # the thesaurus is read once, before the inputs, and applied where identity is decided
@@ -187,47 +167,165 @@ def _build(
         if options.thesaurus is not None
         else None
     )
-    curation = Curation.of(thesaurus) if thesaurus is not None else None
     manifest = Manifest(
         extraction=extraction_key(extractors),
         resolution=resolution_key(thesaurus.digest if thesaurus is not None else ""),
     )
     reuse = previous.extraction == manifest.extraction and options.cache is not None and not options.full
-    reading = _Reading(_accepted(files, previous, reuse, log), options, manifest, reuse, log, progress, fresh)
-    if curation is None:
-        reading.ledger = Ledger(settings(options, manifest.extraction))
+    accepted = accept(files, previous, reuse, log)
+    return Inputs(
+        files,
+        accepted,
+        previous,
+        manifest,
+        reuse,
+        Curation.of(thesaurus) if thesaurus is not None else None,
+        Extraction(options.extractors, options.workers, options.scheduler),
+        Entries(spill),
+        Entries(spill),
+    )
+
+
+class Making:
+    """The one making of papers, for a build from nothing and a delta alike: each paper of a plan
+    made from its records (``kg.resolve.Streaming``), with its triples and its ledger entry, which
+    ``on_entry`` is given (the shared nodes and the ledger are filled from it)."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        reading: Reading,
+        inputs: Inputs,
+        log: IssueLog,
+        namer: Namer,
+        on_entry: Callable[[Entry], None],
+    ) -> None:
+        self.namer = namer
+        self.people = Minted(namer.person)
+        self.on_entry = on_entry
+        self.log = log
+        self.manifest = inputs.manifest
+        self._mark = len(log.issues)
+        self.streaming = Streaming(
+            plan,
+            log,
+            reading.records(inputs.extraction),
+            self._made,
+            inputs.curation,
+            lambda paper, conflicts: self._entered(paper, conflicts, dropped=True),
+        )
+
+    def triples(self) -> Iterator[Triple]:
+        """Every paper's own triples, as the papers are made."""
+        for paper in self.streaming.consume():
+            yield from paper_triples(paper, self.namer, self.people)
+
+    def papers(self) -> Iterator[Paper]:
+        """The papers made, in the order they are completed."""
+        return self.streaming.consume()
+
+    def _made(self, paper: Paper, conflicts: list[Issue]) -> None:
+        self._entered(paper, conflicts, dropped=False)
+
+    def _entered(self, paper: Paper, conflicts: list[Issue], dropped: bool) -> None:
+        issues = self.log.issues
+        own = [i for i in issues[self._mark :] if i.code in PAPER_CODES]
+        self._mark = len(issues)
+        hashed = paper_hash(paper)
+        if not dropped:
+            self.manifest.papers[paper.key] = hashed
+        self.on_entry(Entry.of(paper, [*own, *conflicts], dropped, hashed))
+
+
+def _from_nothing(inputs: Inputs, options: BuildOptions, log: IssueLog, progress: Progress | None) -> Build:
+    """Every record grouped, every paper made, and the graph loaded into a new store."""
+    if options.store is not None:
+        _make_room(options.store)
+    manifest = inputs.manifest
+    found = identities(
+        inputs.extraction, inputs.accepted, options.cache, manifest.extraction, inputs.reuse,
+        inputs.fresh_keys, progress,
+    )
+    plan = Plan.of(found)
+    del found
+    identified = time.perf_counter()
+    reading = Reading(
+        inputs.accepted,
+        {item.shown for item, _, _ in inputs.accepted},
+        {},
+        manifest,
+        inputs.previous,
+        options.cache,
+        inputs.reuse,
+        inputs.fresh,
+        log,
+        progress,
+    )
+    curation = inputs.curation
+    folder = options.store.parent if options.store is not None else None
+    # a build with a thesaurus cannot be a delta's base: it has no ledger (the next build is full)
+    ledger = Draft.new(settings(options, manifest.extraction), folder) if curation is None else None
+    try:
+        return _made(inputs, options, log, progress, plan, reading, ledger, identified)
+    except BaseException:
+        if ledger is not None:
+            ledger.close()
+        raise
+
+
+def _made(
+    inputs: Inputs,
+    options: BuildOptions,
+    log: IssueLog,
+    progress: Progress | None,
+    plan: Plan,
+    reading: Reading,
+    ledger: Draft | None,
+    identified: float,
+) -> Build:
+    """The papers of ``plan`` made and loaded into a new store, the shared nodes last."""
+    started, manifest, curation = inputs.started, inputs.manifest, inputs.curation
+    names = curation.names if curation is not None else {}
+    shared = Shared(names=names)
+    stage = persons_stage.Stage(curation.marks if curation is not None else ())
+
+    def on_entry(entry: Entry) -> None:
+        shared_nodes.add(shared, entry)
+        shared_nodes.describe(shared, entry)
+        stage.add(entry)
+        if ledger is not None:
+            ledger.add(entry)
+
+    namer = Namer(options.base)
+    making = Making(plan, reading, inputs, log, namer, on_entry)
+    del plan
+    decided: list[persons_stage.Persons] = []
+
+    def last() -> Iterator[Triple]:
+        """Once every paper is made: the persons, block by block, then every shared node."""
+        persons = stage.decide()
+        decided.append(persons)
+        stage.pairs(persons, shared)
+        if curation is not None:
+            _unused_marks(curation, stage, log)
+        yield from persons_stage.triples(persons, namer, names)
+        yield from shared_nodes.triples(shared, namer)
+
+    renamed = curation.labels if curation is not None else {}
+    quads = itertools.chain(
+        relabel(ontology_triples(), renamed) if options.taxonomies else (),
+        making.triples(),
+        _later(last),
+    )
     graph = stores.on_disk(options.store) if options.store is not None else stores.memory()
     # an on-disk store is a big graph's: its graph.ttl is written as the triples are loaded
     stream = options.store / turtle.STREAM if options.store is not None else None
     streamed_sha256 = ""
-    extraction = Extraction(options.extractors, options.workers, options.scheduler)
     try:
-        with extraction:
-            # first pass: which records make each paper, from their identity keys alone; then the
-            # papers are made, assembled and loaded while the records are read and extracted, and
-            # only records waiting for the others of their paper are held
-            remembered = (
-                _known_keys(options.cache, manifest.extraction)
-                if reuse and options.cache is not None
-                else None
-            )
-            identities = extraction.identify(reading.accepted, remembered, fresh_keys, progress)
-            plan = Plan.of(identities)
-            identified = time.perf_counter()
-            streaming = Streaming(
-                plan, log, reading.records(extraction), reading.observe, curation, reading.drop
-            )
-            reading.areas = streaming.areas
-            del plan
-            renamed = curation.labels if curation is not None else {}
-            quads = itertools.chain(
-                relabel(ontology_triples(), renamed) if options.taxonomies else (),
-                assemble(streaming, Namer(options.base), codes().values()),
-            )
-            if stream is None:
-                stores.load(graph, quads)
-            else:
-                streamed_sha256 = _load_writing_turtle(graph, quads, stream, options.base)
+        if stream is None:
+            stores.load(graph, quads)
+        else:
+            streamed_sha256 = _load_writing_turtle(graph, quads, stream, options.base)
         # counted once: an on-disk store counts by reading its index, which takes seconds on a big graph
         triples = len(graph)
         if stream is not None and triples <= turtle.SORT_LIMIT:  # small: graph.ttl is written sorted
@@ -236,7 +334,7 @@ def _build(
         loaded = time.perf_counter()
         if options.store is not None:
             if progress is not None:
-                progress(Step("optimizing", None, len(reading.accepted), len(reading.accepted)))
+                progress(Step("optimizing", None, len(inputs.accepted), len(inputs.accepted)))
             # the bulk loader leaves many small sorted files; compacted, an index lookup costs a fraction
             # of what it did (the compaction is repaid by the pages and every query)
             graph.optimize()
@@ -249,10 +347,20 @@ def _build(
         raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
     optimized = time.perf_counter()
     manifest.papers = dict(sorted(manifest.papers.items()))
-    counts = streaming.counts()
-    ledger = reading.ledger
+    (persons,) = decided
+    counts = {
+        "records": making.streaming.records,
+        "papers": making.streaming.papers,
+        "persons": persons.count(),
+        "coauthor_pairs": shared_nodes.pairs(shared),
+    }
     if ledger is not None:
-        ledger.counts = {**counts, "triples": triples}
+        ledger.changes.counts = {**counts, "triples": triples}
+        ledger.changes.sums = shared_nodes.Rows(shared)
+        ledger.changes.files = reading.issues
+        ledger.changes.person_blocks = set(persons.clusters)
+        ledger.changes.authorships = list(persons_stage.rows(persons))
+        ledger.changes.persons = list(persons_stage.person_rows(persons))
     return Build(
         ledger=ledger,
         timings={
@@ -260,128 +368,40 @@ def _build(
             "read+extract+assemble": loaded - identified,
             "optimize": optimized - loaded,
         },
-        store=graph,
+        handle=StoreHandle(graph),
         counts=counts,
         log=log,
         base=options.base,
-        files=files,
+        files=tuple(inputs.files),
         files_read=reading.read,
         files_reused=reading.reused,
         triples=triples,
         seconds=time.perf_counter() - started,
         manifest=manifest,
-        fresh=fresh,
-        fresh_keys=fresh_keys,
-        changes=changes(previous.papers, manifest.papers),
+        fresh=inputs.fresh,
+        fresh_keys=inputs.fresh_keys,
+        changes=changes(inputs.previous.papers, manifest.papers),
         store_path=options.store,
         turtle=stream,
         turtle_sha256=streamed_sha256,
     )
 
 
-def settings(options: BuildOptions, extraction: str) -> dict[str, object]:
-    """What a build's graph depends on besides its inputs: a delta needs the same (``kg.ledger``)."""
-    return {"base": options.base, "taxonomies": options.taxonomies, "extraction": extraction}
+def _unused_marks(curation: Curation, stage: persons_stage.Stage, log: IssueLog) -> None:
+    """Warn of the thesaurus's person marks that picked no authorship of the build."""
+    from kg.persons.marks import unused
+
+    for mark in unused(curation.marks, (a for found in stage.papers.values() for a in found)):
+        log.warn(
+            Location(curation.thesaurus.path, mark.row),
+            "thesaurus-unused",
+            f"{mark.person!r}: the row picks no authorship of this build; it changed nothing",
+        )
 
 
-Accepted = tuple[InputFile, str, os.stat_result]
-"""An input file a build reads: the file, its SHA-256 and its state when it was first looked at."""
-
-
-def _accepted(files: list[InputFile], previous: Manifest, reuse: bool, log: IssueLog) -> list[Accepted]:
-    """The files to read, each with its SHA-256 (taken from the previous manifest when the file's size
-    and time are unchanged and the cache is reused); an unreadable file or a second copy of one is
-    said and skipped."""
-    accepted: list[Accepted] = []
-    digests: dict[str, str] = {}
-    for item in files:
-        try:
-            st = item.path.stat()
-            known = previous.files.get(item.shown)
-            same = (
-                reuse and known is not None and (known.size, known.mtime_ns) == (st.st_size, st.st_mtime_ns)
-            )
-            key = known.digest if same and known is not None else digest(item.path)
-        except OSError as e:
-            log.error(Location(item.shown, 0), "unreadable-file", f"cannot read file: {e.strerror or e}")
-            continue
-        if key in digests:
-            log.warn(Location(item.shown, 1), "duplicate-file", f"same content as {digests[key]}; skipped")
-            continue
-        digests[key] = item.shown
-        accepted.append((item, key, st))
-    return accepted
-
-
-@dataclass
-class _Reading:
-    """The second pass of a build: every record of the accepted files with its mentions, read and
-    extracted or taken from the cache; it fills the new manifest (files, papers) and the fresh cache
-    entries, and counts the files read and reused."""
-
-    accepted: list[Accepted]
-    options: BuildOptions
-    manifest: Manifest
-    reuse: bool
-    log: IssueLog
-    progress: Progress | None
-    fresh: Entries
-    read: int = 0
-    reused: int = 0
-    ledger: Ledger | None = None
-    areas: dict[str, Area] = field(default_factory=dict)
-    """The resolution's areas (what a paper's ledger entry names its areas by)."""
-    _mark: int = 0
-
-    def records(self, extraction: Extraction) -> Iterator[tuple[Place, Record, list[Mention]]]:
-        """Each record by its place (file SHA-256, ordinal), with its mentions."""
-        cache = self.options.cache
-        for done, (item, key, st) in enumerate(self.accepted):
-            if self.progress is not None:
-                self.progress(Step("reading", item, done, len(self.accepted)))
-            cached = (
-                _cached(cache, item.shown, key, self.manifest.extraction)
-                if self.reuse and cache is not None
-                else None
-            )
-            items: Iterable[tuple[Record, list[Mention]]]
-            if cached is not None:
-                replay(cached, self.log)
-                self.reused += 1
-                items = cached.items
-                cached.items = []
-            else:
-                extract = Extract()
-                items = extraction.stream(item, key, self.log, extract)
-                self.read += 1
-            source = None
-            ordinal = 0
-            for record, mentions in _draining(items):
-                source = source or record.source
-                yield (key, ordinal), record, mentions
-                ordinal += 1
-            _unchanged(item, st)  # every file: its papers were planned from it as it was then
-            if cached is None:
-                self.fresh[item.shown] = dumps_extract(extract, source)
-            if self.ledger is not None:
-                self.ledger.files[item.shown] = [row(i) for i in (extract if cached is None else cached).issues]
-            self.manifest.files[item.shown] = FileEntry(key, st.st_size, st.st_mtime_ns, ordinal)
-
-    def observe(self, paper: Paper) -> None:
-        """A paper made: the manifest remembers its hash (what a rebuild compares)."""
-        self.manifest.papers[paper.key] = paper_hash(paper)
-        self._enter(paper, dropped=False)
-
-    def drop(self, paper: Paper) -> None:
-        """A paper dropped for its key (``paper-key-collision``): the ledger keeps what it named."""
-        self._enter(paper, dropped=True)
-
-    def _enter(self, paper: Paper, dropped: bool) -> None:
-        if self.ledger is not None:
-            issues = self.log.issues
-            own = [i for i in issues[self._mark :] if i.code in PAPER_CODES]
-            self._mark = len(issues)
-            self.ledger.add(Entry.of(paper, self.areas, own, dropped))
+def _later(make: Callable[[], Iterable[Triple]]) -> Iterator[Triple]:
+    """The triples ``make`` gives, made only when asked for (after every paper before them)."""
+    yield from make()
 
 
 def _load_writing_turtle(graph: ox.Store, quads: Iterable[ox.Quad], stream: Path, base: str) -> str:
@@ -404,49 +424,14 @@ def _load_writing_turtle(graph: ox.Store, quads: Iterable[ox.Quad], stream: Path
         return hashing.digest.hexdigest()
 
 
-def _make_room(store: Path) -> None:
+def _make_room(store: Path, create: bool = True) -> None:
     """Before reading anything: remove what killed builds left beside the store (it may be large),
-    and fail now, not after extraction, when the store's folder cannot be written."""
+    and (``create``) fail now, not after extraction, when the store's folder cannot be written."""
     try:
         store.parent.mkdir(parents=True, exist_ok=True)
         stores.clean(store.parent)
-        store.mkdir(exist_ok=True)
+        if create:
+            store.mkdir(exist_ok=True)
     except OSError as e:
         where = stores.shown(store)
         raise KgError(f"cannot write the store {where}: {os_message(e)}", code="write-failed") from e
-
-
-def _unchanged(item: InputFile, before: os.stat_result) -> None:
-    """Stop the build if a file read twice (see :class:`kg.resolve.Plan`) changed in between: its
-    records may no longer be those its papers were planned from."""
-    at = Location(item.shown, 0)
-    try:
-        now = item.path.stat()
-    except OSError as e:
-        raise KgError(
-            f"the file went away during the build: {os_message(e)}", at, code="input-changed"
-        ) from e
-    if (now.st_size, now.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
-        raise KgError("the file changed during the build; build again", at, code="input-changed")
-
-
-def _draining(items: Iterable[tuple[Record, list[Mention]]]) -> Iterator[tuple[Record, list[Mention]]]:
-    """``items``, a list of them let go one by one as they are handed out."""
-    if not isinstance(items, list):
-        yield from items
-        return
-    items.reverse()
-    while items:
-        yield items.pop()
-
-
-def _cached(out: Path, shown: str, key: str, extraction: str) -> Extract | None:
-    """The cached extract of one file, when the cache has a readable one."""
-    path = out / CACHE_DIR / cache_name(shown, key, extraction)
-    try:
-        _, extract = loads_extract(path.read_bytes())
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
-        return None  # a missing or damaged cache entry only means reading the file again
-    return extract
-
-

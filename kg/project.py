@@ -9,7 +9,7 @@ never None, never lists), so every view can be written as GraphML or GEXF.
 After :func:`kg.drawing.decorate`, every node has
 
 - ``label`` (str), ``type`` (``person``, ``paper``, ``subject``, ``method``,
-  ``repository`` or ``area``), ``iri`` (str) and ``url`` (str: the arXiv or
+  ``task``, ``dataset``, ``repository`` or ``area``), ``iri`` (str) and ``url`` (str: the arXiv or
   GitHub page, ``""`` when there is none),
 - ``papers`` (int: papers of a person, papers that use a concept, 1 for a paper),
 - ``year_min`` / ``year_max`` (int: publication years of those papers; **0 when
@@ -37,8 +37,10 @@ from typing import Any, Literal
 import networkx as nx
 import pyoxigraph as ox
 
+from kg import scope
 from kg.drawing import DEFAULT_MAX_EDGES, DEFAULT_MAX_NODES, SizeBy, decorate, limit, strongest
 from kg.errors import KgError, unknown
+from kg.kinds.table import listings
 from kg.store import pairs
 from kg.vocab import PREFIXES
 
@@ -60,8 +62,9 @@ Queryable = ox.Store | Endpoint
 
 Counting = Literal["full", "fractional"]
 
-NODE_TYPES = ("person", "paper", "subject", "method", "repository", "area")
-"""Every value of the ``type`` node attribute."""
+NODE_TYPES = ("person", "paper", "subject", "method", "task", "dataset", "repository", "area")
+"""Every value of the ``type`` node attribute (the kinds of page of ``kg.kinds.table.listings`` and
+``paper``)."""
 
 
 def _prefixes() -> str:
@@ -111,10 +114,10 @@ def _select_remote(endpoint: Endpoint, text: str) -> list[dict[str, str]]:
     ]
 
 
-def _year(text: str | None) -> int:
+def year_of(text: str | None) -> int:
     """A gYear's year as an int; 0 when unknown.
 
-    >>> _year("2025"), _year(None), _year("-0044")
+    >>> year_of("2025"), year_of(None), year_of("-0044")
     (2025, 0, 0)
     """
     if text and re.fullmatch(r"\d{4}", text[:4]):
@@ -127,14 +130,14 @@ def _years(years: Iterable[int]) -> tuple[int, int]:
     return (min(known), max(known)) if known else (0, 0)
 
 
-def _arxiv_url(paper_iri: str, identifiers: Iterable[str]) -> str:
+def arxiv_url(paper_iri: str, identifiers: Iterable[str]) -> str:
     """The arXiv abstract page of a paper, from an ``arxiv:`` identifier or an ``arxiv-`` key.
 
-    >>> _arxiv_url("https://w3id.org/kg/id/paper/a-12", ["arxiv:2401.00001v2"])
+    >>> arxiv_url("https://w3id.org/kg/id/paper/a-12", ["arxiv:2401.00001v2"])
     'https://arxiv.org/abs/2401.00001v2'
-    >>> _arxiv_url("https://w3id.org/kg/id/paper/arxiv-hep-th_9901001", [])
+    >>> arxiv_url("https://w3id.org/kg/id/paper/arxiv-hep-th_9901001", [])
     'https://arxiv.org/abs/hep-th/9901001'
-    >>> _arxiv_url("https://w3id.org/kg/id/paper/a-12", ["doi:10.1/x"])
+    >>> arxiv_url("https://w3id.org/kg/id/paper/a-12", ["doi:10.1/x"])
     ''
     """
     pattern = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?|\d{4}\.\d{4,5}(?:v\d+)?"
@@ -169,7 +172,7 @@ def _node(
     }
 
 
-def _pairs(store: Queryable, predicate: str) -> list[tuple[str, str]]:
+def pairs_of(store: Queryable, predicate: str) -> list[tuple[str, str]]:
     """(subject, object) of every statement of one predicate (a prefixed name), as lexical values,
     from a store (:func:`kg.store.pairs`) or an endpoint."""
     if isinstance(store, Endpoint):
@@ -179,22 +182,22 @@ def _pairs(store: Queryable, predicate: str) -> list[tuple[str, str]]:
     return pairs(store, ox.NamedNode(PREFIXES[prefix] + local))
 
 
-def _articles(store: Queryable) -> set[str]:
+def paper_iris(store: Queryable) -> set[str]:
     """The papers: everything typed ``schema:ScholarlyArticle``."""
     if isinstance(store, Endpoint):
         return {row["s"] for row in _select(store, "SELECT ?s WHERE { ?s a schema:ScholarlyArticle }")}
-    # a SELECT of the one term read out of the store's dictionary (see _pairs)
+    # a SELECT of the one term read out of the store's dictionary (see pairs_of)
     solutions = store.query(f"SELECT ?s WHERE {{ ?s a <{PREFIXES['schema']}ScholarlyArticle> }}")
     assert isinstance(solutions, ox.QuerySolutions)
     return {s.value for (s,) in solutions if not isinstance(s, ox.Triple)}
 
 
 def _paper_years(store: Queryable, articles: set[str] | None = None) -> dict[str, int]:
-    articles = _articles(store) if articles is None else articles
+    articles = paper_iris(store) if articles is None else articles
     years: dict[str, int] = {}
-    for paper, year in _pairs(store, "fabio:hasPublicationYear"):
+    for paper, year in pairs_of(store, "fabio:hasPublicationYear"):
         if paper in articles:
-            years[paper] = max(years.get(paper, 0), _year(year))
+            years[paper] = max(years.get(paper, 0), year_of(year))
     return years
 
 
@@ -208,8 +211,10 @@ def coauthors(
     max_authors: int = 25,
     min_papers: int = 1,
     max_nodes: int | None = None,
+    within: set[str] | None = None,
 ) -> nx.Graph:
-    """Persons, linked by the papers they wrote together.
+    """Persons, linked by the papers they wrote together (only the papers ``within``, when given:
+    a method's or subject's, :mod:`kg.scope`).
 
     Edge ``weight``: with ``counting="full"`` the number of joint papers; with
     ``"fractional"`` each paper with *n* authors adds ``1/(n-1)`` to each of its
@@ -225,14 +230,14 @@ def coauthors(
     """
     if counting not in ("full", "fractional"):
         raise KgError(f"unknown counting {counting!r}; choose from: full, fractional", code="bad-option")
-    articles = _articles(store)
+    articles = paper_iris(store)
     years = _paper_years(store, articles)
     authors: dict[str, set[str]] = defaultdict(set)
-    for paper, person in _pairs(store, "dcterms:creator"):
-        if paper in articles:
+    for paper, person in pairs_of(store, "dcterms:creator"):
+        if paper in articles and (within is None or paper in within):
             authors[paper].add(person)
     names: dict[str, str] = {}
-    for person, name in _pairs(store, "foaf:name"):
+    for person, name in pairs_of(store, "foaf:name"):
         if name and (person not in names or name < names[person]):
             names[person] = name
     papers_of: dict[str, list[str]] = defaultdict(list)
@@ -305,7 +310,7 @@ def generic_concepts(store: Queryable) -> set[str]:
 
     They say little about what a paper does, so the topic view leaves them out unless asked.
     """
-    return {concept for concept, flag in _pairs(store, "kg:generic") if flag in ("true", "1")}
+    return {concept for concept, flag in pairs_of(store, "kg:generic") if flag in ("true", "1")}
 
 
 def _concepts(
@@ -313,13 +318,13 @@ def _concepts(
 ) -> tuple[dict[str, set[str]], dict[str, dict[str, Any]], int]:
     """Papers of each method and subject concept, the concepts' labels and types, and how many
     generic concepts papers mention that were left out (none when ``generic``)."""
-    articles = _articles(store)
+    articles = paper_iris(store)
     papers: dict[str, set[str]] = defaultdict(set)
     kinds: dict[str, str] = {}
     umbrella = set() if generic else generic_concepts(store)
     left_out: set[str] = set()
-    for kind, predicate in (("method", "schema:mentions"), ("subject", "dcterms:subject")):
-        for paper, concept in _pairs(store, predicate):
+    for kind, predicate in ((p, link) for p, listing in listings().items() for link in listing.topics):
+        for paper, concept in pairs_of(store, predicate):
             if concept in umbrella:
                 left_out.add(concept)
                 continue
@@ -328,10 +333,10 @@ def _concepts(
                 kinds.setdefault(concept, kind)
     labels: dict[str, list[str]] = defaultdict(list)
     notations: dict[str, list[str]] = defaultdict(list)
-    for concept, label in _pairs(store, "skos:prefLabel"):
+    for concept, label in pairs_of(store, "skos:prefLabel"):
         if concept in kinds:
             labels[concept].append(label)
-    for concept, notation in _pairs(store, "skos:notation"):
+    for concept, notation in pairs_of(store, "skos:notation"):
         if concept in kinds:
             notations[concept].append(notation)
     about: dict[str, dict[str, Any]] = {}
@@ -391,21 +396,22 @@ def topics(store: Queryable, *, min_occurrences: int = 1, generic: bool = False)
 
 # --- papers and ego --------------------------------------------------------------------------------------
 
-_RELATIONS = (
-    ("creator", "person", "dcterms:creator"),
-    ("subject", "subject", "dcterms:subject"),
-    ("mentions", "method", "schema:mentions"),
-    ("introduces", "method", "kg:introduces"),
-    ("codeRepository", "repository", "schema:codeRepository"),
-    ("area", "area", "kg:area"),
-)
+
+def _relations() -> list[tuple[str, str, str]]:
+    """(relation, node type, property) of each link from a paper the papers view shows (``kg.kinds``)."""
+    return [
+        (predicate.partition(":")[2], page, predicate)
+        for page, listing in listings().items()
+        for predicate in listing.links
+    ]
 
 
 def papers(store: Queryable) -> nx.Graph:
-    """The typed graph: papers linked to their persons, subjects, methods, repositories and areas.
+    """The typed graph: papers linked to their persons, subjects, methods, tasks, datasets,
+    repositories and areas.
 
     Edges have ``weight`` 1.0 and a ``relation`` (``creator``, ``subject``,
-    ``mentions``, ``introduces``, ``codeRepository`` or ``area``).
+    ``mentions``, ``introduces``, ``about``, ``usesDataset``, ``codeRepository`` or ``area``).
     """
     rows = _select(
         store,
@@ -426,14 +432,14 @@ def papers(store: Queryable) -> nx.Graph:
         label = row.get("title") or _shorten(row.get("abstract", "")) or paper.rsplit("/", 1)[-1]
         old = info.get(paper)
         if old is None or label < old["label"]:
-            info[paper] = {"label": label, "year": _year(row.get("year"))}
+            info[paper] = {"label": label, "year": year_of(row.get("year"))}
     graph = nx.Graph(view="papers")
     for paper in sorted(info):
-        url = _arxiv_url(paper, identifiers[paper])
+        url = arxiv_url(paper, identifiers[paper])
         graph.add_node(paper, **_node(info[paper]["label"], "paper", paper, 1, [info[paper]["year"]], url))
     union = " UNION ".join(
         f'{{ ?paper {predicate} ?other . BIND("{relation}" AS ?relation) BIND("{kind}" AS ?kind) }}'
-        for relation, kind, predicate in _RELATIONS
+        for relation, kind, predicate in _relations()
     )
     rows = _select(
         store,
@@ -449,12 +455,16 @@ def papers(store: Queryable) -> nx.Graph:
     )
     linked: dict[str, set[str]] = defaultdict(set)
     kinds: dict[str, str] = {}
+    precedence = {page: listing.precedence for page, listing in listings().items()}
     labels: dict[str, str] = {}
     relations: dict[tuple[str, str], str] = {}
     for row in rows:
         other, paper = row["other"], row["paper"]
         linked[other].add(paper)
-        kinds.setdefault(other, row["kind"])
+        # a node linked as two kinds (a dataset one paper introduces and others use) is filed as the site
+        # files it: the kind of the lower precedence (kg.kinds.Listing)
+        if other not in kinds or precedence[row["kind"]] < precedence[kinds[other]]:
+            kinds[other] = row["kind"]
         shown, notation = row.get("shown", ""), row.get("notation", "")
         if shown and notation and shown != notation:
             shown = f"{shown} ({notation})"
@@ -551,17 +561,38 @@ class ViewOptions:
     """Links a view keeps at most (the strongest, see :func:`backbone`); ``None``: all of them."""
     generic: bool = False
     """topics: keep the generic (umbrella) concepts, ``kg:generic true``, that it leaves out by default."""
+    method: str = ""
+    """coauthors: only the papers of this method (and narrower ones), by label or slug."""
+    subject: str = ""
+    """coauthors: only the papers of this arXiv subject or conference area (and narrower ones)."""
+    task: str = ""
+    """coauthors: only the papers on this task (and narrower ones), by label, abbreviation or slug."""
+    dataset: str = ""
+    """coauthors: only the papers that use or introduce this dataset (and its variants)."""
 
 
 def _coauthors(store: Queryable, o: ViewOptions) -> nx.Graph:
-    """Persons linked by joint papers (full or fractional counting)."""
-    return coauthors(
+    """Persons linked by joint papers (full or fractional counting); of a method's, subject's, task's
+    or dataset's papers (of all of those given)."""
+    within, shown = None, ""
+    scopes = (("method", o.method), ("subject", o.subject), ("task", o.task), ("dataset", o.dataset))
+    given = [name for _, name in scopes if name]
+    for kind, name in scopes:
+        if name:
+            shown, found = scope.papers(lambda text: _select(store, text), kind, name)
+            within = found if within is None else within & found
+    graph = coauthors(
         store,
         counting=o.counting,
         max_authors=o.max_authors,
         min_papers=o.min_papers,
         max_nodes=o.max_nodes,
+        within=within,
     )
+    if within is not None:
+        graph.graph.update(within=" and ".join(given), within_papers=len(within))
+        graph.graph["within_label"] = shown if len(given) == 1 else graph.graph["within"]
+    return graph
 
 
 def _topics(store: Queryable, o: ViewOptions) -> nx.Graph:
@@ -630,9 +661,7 @@ def view(
     try:
         compute = VIEWS[name].compute
     except KeyError:
-        raise KgError(
-            unknown("view", name, sorted(VIEWS)), code="unknown-view"
-        ) from None
+        raise KgError(unknown("view", name, sorted(VIEWS)), code="unknown-view") from None
     graph = limit(compute(store, options), options.max_nodes, options.max_edges)
     if not decorated:
         return graph

@@ -1,5 +1,14 @@
 """The processes ``kg serve`` runs queries in: each opens the store read-only, cannot open a network
-socket (seccomp, where the kernel offers it), and is replaced when a query outlives its time."""
+socket (seccomp, where the kernel offers it), and is replaced when a query outlives its time.
+
+A build swaps a new store in under ``OUT/store`` while the endpoint runs; a worker keeps the store it
+opened (its files stay readable after the build deletes them).  So the pool watches the store it
+serves (:func:`store_identity`, every :data:`WATCH_SECONDS`) and, when another one is in place,
+starts a full set of workers on it and switches to them all at once: from then on every request
+goes to the new graph, and the old workers end as their last queries do.  Each worker says which
+store it opened, and a worker of another store than the pool's (one started to replace a worker cut
+at the time limit, after a swap) never answers: old and new answers never alternate.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +17,68 @@ import contextlib
 import ctypes
 import logging
 import multiprocessing
+import os
 import platform
+import signal
 import struct
 import sys
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 
 import anyio.to_thread
 
 from kg.errors import KgError
 
 log = logging.getLogger("kg.server")
+
+WATCH_SECONDS = 1.0
+"""How often the pool looks whether a build swapped another store in."""
+
+GENERATION = "kg-generation"
+"""The stamp a build leaves in its store (``kg.store.GENERATION``; not imported: a worker stays light)."""
+
+
+def store_identity(store: Path | int) -> str:
+    """Which store lies at ``store`` (a path, or an open folder's descriptor): its folder's device and
+    inode and its build's generation stamp; "" when there is no folder.  Every build's store is a new
+    folder, so a swap changes the identity even when the graph is the same."""
+    try:
+        st = os.fstat(store) if isinstance(store, int) else os.stat(store)
+    except OSError:
+        return ""
+    stamp = ""
+    try:
+        fd = (
+            os.open(GENERATION, os.O_RDONLY, dir_fd=store)
+            if isinstance(store, int)
+            else os.open(store / GENERATION, os.O_RDONLY)
+        )
+        try:
+            stamp = os.read(fd, 200).decode("ascii", errors="replace").strip()
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # a store without a stamp (built by an older kg) is known by its folder alone
+    return f"{st.st_dev}:{st.st_ino}:{stamp}"
+
+
+def _open_pinned(store_path: str) -> tuple[object, str]:
+    """Open the store at ``store_path`` read-only, and say which one it is: opened through a
+    descriptor of its folder where ``/proc`` allows, so a swap while it opens cannot mix two stores."""
+    import pyoxigraph as ox
+
+    try:
+        folder = os.open(store_path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return ox.Store.read_only(store_path), ""  # fails with the store's own message
+    pinned = f"/proc/self/fd/{folder}"
+    identity = store_identity(folder)
+    store = ox.Store.read_only(pinned if os.path.isdir(pinned) else store_path)
+    return store, identity
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +146,10 @@ def _work(conn: Connection, store_path: str) -> None:
     from kg.sparql import MEDIA_TYPES, Graph, Solutions, execute, serialize
 
     sandboxed = forbid_network()
-    store = ox.Store.read_only(store_path)
-    conn.send(("ready", sandboxed))
+    opened, identity = _open_pinned(store_path)
+    assert isinstance(opened, ox.Store)
+    store = opened
+    conn.send(("ready", sandboxed, identity))
     while True:
         try:
             job = conn.recv()
@@ -117,6 +177,8 @@ def _work(conn: Connection, store_path: str) -> None:
 class _Worker:
     process: BaseProcess
     conn: Connection
+    store: str
+    """The identity of the store it opened (:func:`store_identity`)."""
 
 
 class QueryError(Exception):
@@ -131,16 +193,22 @@ class QueryError(Exception):
 
 @dataclass(slots=True)
 class QueryPool:
-    """A fixed number of worker processes, each with the store open read-only, and a bounded queue."""
+    """A fixed number of worker processes, each with the store open read-only, and a bounded queue;
+    the workers follow the store a build swaps in (see the module's docstring)."""
 
     store_path: Path
     size: int
     timeout: float
     queue_timeout: float = 30.0
     max_queue: int = 200
+    watch: float = WATCH_SECONDS
+    store: str = ""
+    """The identity of the store the pool answers from (its workers')."""
+    switches: int = 0
+    """How many times the pool moved to a newly built store."""
     _idle: asyncio.Queue[_Worker] = field(default_factory=asyncio.Queue)
     _all: set[_Worker] = field(default_factory=set)
-    _pending: set[asyncio.Task[None]] = field(default_factory=set)
+    _pending: set[asyncio.Task[object]] = field(default_factory=set)
     _waiting: int = 0
     _warned: bool = False
 
@@ -152,7 +220,7 @@ class QueryPool:
         )
         process.start()
         child.close()
-        worker = _Worker(process, parent)
+        worker = _Worker(process, parent, "")
         self._all.add(worker)
         # a worker counts once it has imported pyoxigraph and opened the store (seconds on a busy machine)
         try:
@@ -162,6 +230,7 @@ class QueryPool:
         if not (isinstance(ready, tuple) and ready[0] == "ready"):
             self._stop(worker)
             raise KgError(f"query worker could not open {self.store_path}", code="bad-store")
+        worker.store = ready[2]
         if not ready[1] and not self._warned:
             self._warned = True
             log.warning("query workers run without a network sandbox (seccomp unavailable here)")
@@ -176,8 +245,71 @@ class QueryPool:
         worker.process.join(5)
 
     async def start(self) -> None:
-        for _ in range(self.size):
-            self._idle.put_nowait(await anyio.to_thread.run_sync(self._spawn))
+        for _ in range(3):  # a build may swap its store in while the first workers open it
+            workers = await self._spawn_all()
+            if len({w.store for w in workers}) <= 1:
+                break
+            for worker in workers:
+                await anyio.to_thread.run_sync(self._stop, worker)
+        self.store = workers[0].store if workers else ""
+        for worker in workers:
+            self._idle.put_nowait(worker)
+        self._background(self._follow())
+
+    async def _spawn_all(self) -> list[_Worker]:
+        """``size`` new workers, started side by side (each waits seconds for its interpreter)."""
+        spawned = await asyncio.gather(
+            *(anyio.to_thread.run_sync(self._spawn) for _ in range(self.size)), return_exceptions=True
+        )
+        workers = [w for w in spawned if isinstance(w, _Worker)]
+        failed = next((e for e in spawned if isinstance(e, BaseException)), None)
+        if failed is not None:
+            for worker in workers:
+                await anyio.to_thread.run_sync(self._stop, worker)
+            raise failed
+        return workers
+
+    async def _follow(self) -> None:
+        """Move the pool to the store a build swapped in, for as long as the pool runs."""
+        passed = ""  # a store the workers could not be moved to: not tried again until it changes
+        while True:
+            await asyncio.sleep(self.watch)
+            found = store_identity(self.store_path)
+            if not found or found in (self.store, passed):
+                continue
+            try:
+                workers = await self._spawn_all()
+            except (KgError, OSError) as e:  # in the middle of a swap: looked at again shortly
+                log.warning("cannot open the new store yet: %s", e)
+                continue
+            if any(w.store != workers[0].store for w in workers) or workers[0].store == self.store:
+                passed = found if workers[0].store == self.store else ""
+                for worker in workers:  # swapped again meanwhile: the next look starts over
+                    await anyio.to_thread.run_sync(self._stop, worker)
+                continue
+            self._switch(workers)
+
+    def _switch(self, workers: list[_Worker]) -> None:
+        """Answer from ``workers``' store from now on (one step: no request runs in between)."""
+        self.store = workers[0].store
+        self.switches += 1
+        old: list[_Worker] = []
+        while not self._idle.empty():
+            old.append(self._idle.get_nowait())
+        for worker in workers:
+            self._idle.put_nowait(worker)
+        for worker in old:  # busy old workers are retired when their query ends (see run)
+            self._retire(worker)
+        log.info("serving the store built since: %s", self.store)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Stop a worker in the background."""
+        self._background(anyio.to_thread.run_sync(self._stop, worker))
+
+    def _background(self, work: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def close(self) -> None:
         for task in list(self._pending):
@@ -210,21 +342,43 @@ class QueryPool:
             answered = True
             return answer
         except (EOFError, OSError) as e:
-            raise QueryError(500, f"query worker failed: {e}") from e
+            raise QueryError(500, f"query worker failed: {_ended(worker, e)}") from e
         finally:
-            if answered:
+            if answered and worker.store == self.store:
                 self._idle.put_nowait(worker)
+            elif answered:  # the pool moved to a newer store while this query ran
+                self._retire(worker)
             else:  # still running, dead or abandoned by the client: replace it, in the background
-                task = asyncio.get_running_loop().create_task(self._replace(worker))
-                self._pending.add(task)
-                task.add_done_callback(self._pending.discard)
+                self._background(self._replace(worker))
 
     async def _replace(self, worker: _Worker) -> None:
         await anyio.to_thread.run_sync(self._stop, worker)
+        if worker.store != self.store:
+            return  # a worker of a store the pool has left: the new set is complete without it
         for attempt in range(1, 6):
             try:
-                self._idle.put_nowait(await anyio.to_thread.run_sync(self._spawn))
-                return
+                fresh = await anyio.to_thread.run_sync(self._spawn)
             except KgError as e:  # keep the pool at its size: a lost worker would shrink it for good
                 log.error("cannot replace a query worker (attempt %d): %s", attempt, e)
                 await asyncio.sleep(attempt)
+                continue
+            if fresh.store == self.store:
+                self._idle.put_nowait(fresh)
+            else:  # a build swapped another store in: the switch starts a full set on it
+                await anyio.to_thread.run_sync(self._stop, fresh)
+            return
+
+
+def _ended(worker: _Worker, error: BaseException) -> str:
+    """Why a worker stopped answering, for the client: how its process ended when it did."""
+    worker.process.join(2)
+    code = worker.process.exitcode
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"the query engine crashed on this query ({name}); other queries are not affected"
+    if code is not None:
+        return f"the query process ended with exit code {code}"
+    return str(error) or type(error).__name__

@@ -1,135 +1,121 @@
-"""The nodes papers share: persons (name, paper count), coauthor links, concepts' papers per year,
-repositories, links, introduced names, areas and unknown subjects.
+"""The nodes papers share (persons, coauthor links, concepts' papers per year, repositories, links,
+introduced names, areas, unknown subjects), made from the papers' ledger entries by the kinds of
+fact (``kg.kinds``): the same code for a full build and a delta.
 
-``kg.assemble.assemble`` makes them while a full build streams its papers; a delta build
-(``kg.delta``) fills a :class:`Shared` for the keys its changed papers hold (:class:`Keys`), once as
-they were and once as they are, and applies the difference.  The triples are made by the
-assembler's own functions, so both ways give the same graph.
+A full build adds every paper's entry to one :class:`~kg.kinds.Shared` as the paper is made, and its
+triples come out at the end.  A delta (``kg.pipeline``) makes the shared nodes its papers touch
+(:class:`Touched`) twice: as they were (the ledger's sums of those keys, the descriptions of the
+nodes from the entries of the papers the store says hold them, and the papers it takes out) and as
+they are (the same sums less the old papers' and plus the new ones'; the descriptions from the
+holders and the new papers); the difference is what it changes in the store.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kg.assemble import (
-    Namer,
-    Triple,
-    _areas,
-    _Introduced,
-    _introduced,
-    _Repository,
-    _repository,
-    _statistics,
-    coauthor_triples,
-    introduced_scheme_triples,
-    link_triples,
-    person_triples,
-    unknown_subject_triples,
-    year_counts,
-)
-from kg.ledger import Entry
-from kg.resolve import Area, pairs_among
+import pyoxigraph as ox
+
+from kg.kinds import Shared, SumKey, Triple
+from kg.kinds.table import KINDS
+from kg.ledger import Entry, Ledger, SumRow
+from kg.terms import Namer
+
+
+def add(shared: Shared, entry: Entry, sign: int = 1) -> None:
+    """Count ``entry`` into the sums of ``shared`` (``sign`` 1) or out of them (-1)."""
+    for name, kept in entry.facts.items():
+        for key, detail in KINDS[name].sums(kept, entry.year, entry.dropped):
+            shared.add(key, sign, detail)
+
+
+def describe(shared: Shared, entry: Entry, only: set[tuple[str, str]] | None = None) -> None:
+    """Add ``entry``'s mentions to the descriptions of their nodes (``only``: of those nodes)."""
+    if entry.dropped:
+        return
+    for name, kept in entry.facts.items():
+        KINDS[name].describe(kept, shared, only)
+
+
+def triples(shared: Shared, namer: Namer) -> Iterator[Triple]:
+    """The triples of the shared nodes in ``shared``, kind by kind."""
+    for kind in KINDS.values():
+        yield from kind.shared_triples(shared, namer)
+
+
+def rows(shared: Shared) -> Iterator[SumRow]:
+    """The sums of ``shared`` as the ledger keeps them."""
+    details = shared.details
+    for channel, sums in shared.sums.items():
+        for (key, sub), n in sums.items():
+            yield channel, key, sub, n, details.get((channel, key, sub), "")
+
+
+class Rows:
+    """The sums of ``shared`` as the ledger keeps them, as often as they are iterated (:func:`rows`)."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+
+    def __iter__(self) -> Iterator[SumRow]:
+        return rows(self.shared)
+
+
+def pairs(shared: Shared) -> int:
+    """The coauthor pairs of ``shared``."""
+    return sum(1 for n in shared.sums.get("pair", {}).values() if n)
 
 
 @dataclass(slots=True)
-class Keys:
-    """The keys whose shared nodes a delta makes again."""
+class Touched:
+    """The shared nodes some papers' entries touch: sums (channel, key, sub), channels made whole
+    (``kg.kinds.Kind.whole``), and described nodes (kind, key)."""
 
-    persons: set[str] = field(default_factory=set)
-    pairs: set[tuple[str, str]] = field(default_factory=set)
-    counts: set[tuple[str, str, str]] = field(default_factory=set)
-    repositories: set[str] = field(default_factory=set)
-    links: set[str] = field(default_factory=set)
-    introduced: set[tuple[str, str]] = field(default_factory=set)
+    sums: set[SumKey] = field(default_factory=set)
+    whole: set[str] = field(default_factory=set)
+    described: set[tuple[str, str]] = field(default_factory=set)
 
-    def add(self, entry: Entry) -> None:
-        """The keys ``entry`` holds."""
-        self.persons.update(entry.persons)
-        self.pairs.update(pairs_of(entry))
-        self.counts.update(counts_of(entry))
-        for kind, key, _, _ in entry.mentions:
-            if kind == "repository":
-                self.repositories.add(key)
-            elif kind == "link":
-                self.links.add(key)
-            elif kind in ("introduced-method", "introduced-resource"):
-                self.introduced.add((kind, key))
-            elif kind == "named-method":
-                self.introduced.add(("introduced-method", key))
+    @classmethod
+    def of(cls, entries: Iterable[Entry]) -> Touched:
+        touched = cls()
+        for entry in entries:
+            for name, kept in entry.facts.items():
+                kind = KINDS[name]
+                touched.whole.update(kind.whole)
+                for key, _ in kind.sums(kept, entry.year, entry.dropped):
+                    touched.sums.add(key)
+                if not entry.dropped:
+                    touched.described.update(kind.described(kept))
+        touched.sums = {k for k in touched.sums if k[0] not in touched.whole}
+        return touched
 
 
-def pairs_of(entry: Entry) -> list[tuple[str, str]]:
-    """The coauthor pairs a paper adds (as ``kg.resolve.add_pairs`` counts them)."""
-    return pairs_among(entry.persons)
+def stored(ledger: Ledger, touched: Touched) -> Shared:
+    """The ``touched`` sums as the ledger has them."""
+    shared = Shared()
+    for channel, key, sub, n, detail in ledger.sums(touched.sums, touched.whole):
+        shared.sums.setdefault(channel, {})[key, sub] = n
+        if detail:
+            shared.details[channel, key, sub] = detail
+    return shared
 
 
-def counts_of(entry: Entry) -> set[tuple[str, str, str]]:
-    """The (scheme, key, year) counts a paper adds to (as ``kg.assemble.assemble`` counts them)."""
-    if not entry.year:
-        return set()
-    areas = (area[0] for area in entry.areas)
-    return year_counts(entry.year, entry.subjects, areas, ((kind, key) for kind, key, _, _ in entry.mentions))
+def copied(shared: Shared) -> Shared:
+    """A copy of the sums of ``shared`` (its descriptions are made anew)."""
+    return Shared({c: dict(s) for c, s in shared.sums.items()}, dict(shared.details), {}, shared.names)
 
 
-class Shared:
-    """The shared nodes of the keys in ``keys``: filled by a delta (``kg.delta``) as they were and
-    as they are, then made into triples by the assembler's own functions."""
+def holding(store: ox.Store, namer: Namer, described: set[tuple[str, str]], prefix: str) -> set[str]:
+    """The keys of the papers the store has holding one of the ``described`` nodes (kind, key), by the
+    patterns each kind gives (``kg.kinds.Kind.holders``); ``prefix``: the IRI of papers before their key."""
+    from urllib.parse import unquote
 
-    def __init__(self, keys: Keys) -> None:
-        self.keys = keys
-        self.papers_of: Counter[str] = Counter()
-        self.spellings: dict[str, Counter[str]] = {}
-        self.pairs: Counter[tuple[str, str]] = Counter()
-        self.per_year: Counter[tuple[str, str, str]] = Counter()
-        self.repositories: dict[str, _Repository] = {}
-        self.links: dict[str, str] = {}
-        self.introduced: dict[tuple[str, str], _Introduced] = {}
-        # the few that concern the whole graph (from the ledger's sums, ``kg.ledger.Sums``)
-        self.areas: dict[str, Area] = {}
-        self.unknown: set[str] = set()
-        self.introduces_methods = False
-
-    def add_mentions(self, entry: Entry) -> None:
-        """What ``entry``'s mentions add to the repositories, links and introduced names of ``keys``."""
-        keys = self.keys
-        if entry.dropped:
-            return
-        for i, (kind, key, _, _) in enumerate(entry.mentions):
-            if kind == "repository" and key in keys.repositories:
-                _Repository.add(self.repositories, entry.mention(i))
-            elif kind == "link" and key in keys.links:
-                link_kind = entry.mention(i).get("kind", "other")
-                self.links[key] = min(self.links.get(key, link_kind), link_kind)
-            elif kind in ("introduced-method", "introduced-resource", "named-method"):
-                summary_kind = "introduced-method" if kind == "named-method" else kind
-                if (summary_kind, key) in keys.introduced:
-                    _Introduced.add(self.introduced, entry.mention(i))
-
-    def triples(self, namer: Namer) -> set[Triple]:
-        """The triples of the shared nodes."""
-        return set(self._triples(namer))
-
-    def _triples(self, namer: Namer) -> Iterator[Triple]:
-        # every person a record named, as kg.resolve has them (one named only by a dropped paper has
-        # no paper), each by the most frequent spelling, ties by sort order
-        for key, spellings in self.spellings.items():
-            name = min(spellings.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            yield from person_triples(namer.person(key), name, self.papers_of[key])
-        for (a, b), joint in self.pairs.items():
-            if joint:
-                yield from coauthor_triples(namer.person(a), namer.person(b))
-        if self.areas:
-            yield from _areas(dict(sorted(self.areas.items())), namer)
-        for code in self.unknown:
-            yield from unknown_subject_triples(code)
-        for key, repository in self.repositories.items():
-            yield from _repository(key, repository)
-        for key, kind in self.links.items():
-            yield from link_triples(key, kind)
-        if self.introduces_methods:
-            yield from introduced_scheme_triples(namer)
-        for (kind, key), summary in self.introduced.items():
-            yield from _introduced(kind == "introduced-resource", key, summary, namer)
-        yield from _statistics(self.per_year, namer)
+    found: set[str] = set()
+    for kind, key in sorted(described):
+        for predicate, node in KINDS[kind].holders(namer, key):
+            for quad in store.quads_for_pattern(None, predicate, node, ox.DefaultGraph()):
+                subject = quad.subject
+                if isinstance(subject, ox.NamedNode) and subject.value.startswith(prefix):
+                    found.add(unquote(subject.value.removeprefix(prefix)))
+    return found

@@ -65,6 +65,15 @@ GRAPH_FORMATS: dict[str, ox.RdfFormat] = {
 }
 MAX_QUERY_CHARS = 100_000
 """Longest query text accepted (text from outside is capped)."""
+MAX_NESTING = 64
+"""Deepest nesting of groups, parentheses and brackets accepted.  Oxigraph parses and plans a query
+recursively: under a thousand nested ``FILTER EXISTS`` overflow its stack and kill the process (no
+error is raised), well under :data:`MAX_QUERY_CHARS`; what was measured is in docs/reliability.md
+(``benchmarks/query_depth.py``)."""
+MAX_PARTS = 1_500
+"""Most groups, parentheses, brackets and operators a query may have in all.  A long flat chain
+(``MINUS {..} MINUS {..} ...``, ``BIND``s, ``a || b || ...``, ``UNION``s) becomes a left-deep tree
+as deep as the chain is long, so it is bounded as nesting is."""
 
 
 # --- results -------------------------------------------------------------------------------------------
@@ -272,11 +281,13 @@ def guess_term(value: str) -> Term:
 
 
 def check_read_only(text: str, source: str = "query") -> str:
-    """Refuse what a read-only query service must not run: updates and ``SERVICE`` calls; returns the form."""
+    """Refuse what a read-only query service must not run: updates and ``SERVICE`` calls, and queries
+    nested deeper than the engine can parse (:func:`check_shape`); returns the form."""
     if len(text) > MAX_QUERY_CHARS:
         raise KgError(
             f"query longer than {MAX_QUERY_CHARS} characters", Location(source, 1), "query-too-long"
         )
+    check_shape(text, source)
     if any(kind == "other" and value == "\\" for kind, value, _ in _tokens(text)):
         # only strings, IRIs and prefixed names hold a backslash: one elsewhere means this scan and the
         # parser could read the text differently, so it is refused rather than guessed at
@@ -293,6 +304,46 @@ def check_read_only(text: str, source: str = "query") -> str:
             "service-refused",
         )
     return form or "SELECT"
+
+
+_OPERATOR = frozenset("|&=!<>+-*/^")
+
+
+def check_shape(text: str, source: str = "query") -> None:
+    """Refuse a query nested deeper than :data:`MAX_NESTING` or with more than :data:`MAX_PARTS`
+    groups and operators, before the engine sees it (``query-too-complex``, with the line).
+
+    >>> check_shape("SELECT * { ?s ?p ?o FILTER((?o > 1) && !BOUND(?x)) }")
+    >>> check_shape("SELECT * " + "{ " * 100 + "?s ?p ?o" + " }" * 100)
+    Traceback (most recent call last):
+    ...
+    kg.errors.KgError: query:1: error: query nests groups, parentheses or brackets 65 deep (expected at most 64) [query-too-complex]
+    """
+    depth = parts = 0
+    after_operator = False
+    for m in _TOKEN.finditer(text):
+        kind, value = m.lastgroup or "other", m.group()
+        if kind in ("space", "comment"):
+            continue
+        operator = kind == "other" and value in _OPERATOR
+        if kind == "open" or (kind == "other" and value in "(["):
+            depth += 1
+            parts += 1
+            if depth > MAX_NESTING:
+                what = f"nests groups, parentheses or brackets {depth} deep (expected at most {MAX_NESTING})"
+                raise KgError(f"query {what}", Location(source, _line(text, m.start())), "query-too-complex")
+        elif kind == "close" or (kind == "other" and value in ")]"):
+            depth = max(depth - 1, 0)
+        elif operator and not after_operator and not text.startswith("^^", m.start()):
+            parts += 1  # "||", "<=" and "!=" count once; "^^" of a typed literal is no operator
+        after_operator = operator
+        if parts > MAX_PARTS:
+            what = f"has over {MAX_PARTS} groups, parentheses, brackets and operators (expected at most {MAX_PARTS})"
+            raise KgError(f"query {what}", Location(source, _line(text, m.start())), "query-too-complex")
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
 
 
 def syntax_error(e: SyntaxError, source: str = "query") -> KgError:
@@ -350,7 +401,8 @@ def execute(
 
 def _evaluate(store: ox.Store, text: str, limit: int | None, source: str) -> Result:
     try:
-        answer = store.query(text, prefixes=dict(PREFIXES))
+        # every prefix kg prints (person:, paper:, ...) is declared, so a printed name can be pasted back
+        answer = store.query(text, prefixes=compact_prefixes())
         return collect(answer, limit)
     except SyntaxError as e:
         raise syntax_error(e, source) from e
@@ -514,6 +566,10 @@ def serialize(result: Result, fmt: str) -> bytes:
     return written or b""
 
 
+# a SPARQL and Turtle local name: a letter, digit or "_" first (never "-" or "."), "%" only as an escape
+_LOCAL_NAME = re.compile(r"(?:(?:[^\W]|%[0-9A-Fa-f]{2})(?:[\w.-]|%[0-9A-Fa-f]{2})*)?")
+
+
 def compact_prefixes(base: str = DATA_BASE) -> dict[str, str]:
     """Prefixes for showing IRIs to people: the vocabulary's plus the data folders under ``base``."""
     data = ("area", "authorship", "evidence", "paper", "person", "record", "resource")
@@ -533,7 +589,7 @@ def show_term(term: Term | None, prefixes: Mapping[str, str]) -> str:
         if best is not None:
             name = next(k for k, v in prefixes.items() if v == best)
             rest = term.value[len(best) :]
-            if re.fullmatch(r"[\w.%-]*", rest) and not rest.endswith("."):
+            if _LOCAL_NAME.fullmatch(rest) and not rest.endswith("."):
                 return f"{name}:{rest}"
         return f"<{term.value}>"
     if isinstance(term, ox.Literal):

@@ -25,8 +25,11 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from kg.errors import KgError, os_message
+from kg.layout import STORE
 
-STORE_DIR = "store"
+STORE_DIR = STORE
+"""The store's folder in a build folder (named by ``kg.layout``)."""
+
 BATCH = 100_000
 GENERATION = "kg-generation"
 """A file in the store folder naming the build that wrote it: the SHA-256 of that build's graph.ttl

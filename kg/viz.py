@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from importlib import resources
@@ -85,16 +86,71 @@ def site_pages(graph: nx.Graph, site: Path) -> dict[Hashable, str]:
     ...     site_pages(g, Path(d))
     {'p': 'person/ann.html'}
     """
-    from kg.site.entities import KINDS, slug
-
     pages: dict[Hashable, str] = {}
     for node, data in graph.nodes(data=True):
-        iri, kind = str(data.get("iri") or ""), str(data.get("type", ""))
-        if iri and kind in KINDS:
-            name = slug(iri, kind)
-            if (site / kind / f"{name}.html").is_file():
-                pages[node] = f"{kind}/{quote(name)}.html"
+        found = site_page(str(data.get("iri") or ""), str(data.get("type", "")), site)
+        if found:
+            pages[node] = found
     return pages
+
+
+def site_page(iri: str, kind: str, site: Path) -> str:
+    """The page ``kg site`` wrote in ``site`` for the entity ``iri`` of ``kind`` (its path in that folder,
+    percent-encoded), or ``""`` when it wrote none."""
+    from kg.site.entities import kinds, slug
+
+    if not iri or kind not in kinds():
+        return ""
+    name = slug(iri, kind)
+    return f"{kind}/{quote(name)}.html" if (site / kind / f"{name}.html").is_file() else ""
+
+
+def link_views(site: Path) -> int:
+    """Link the nodes of the view pages beside a site written to a folder ``site/`` (where a view page
+    looks for it) to their site pages: the views ``kg build`` wrote before the site was there; returns
+    the pages linked."""
+    from kg.site import SITE_DIR
+
+    if site.name != SITE_DIR:
+        return 0
+    return sum(1 for page in sorted(site.parent.glob("*.html")) if link_to_site(page, site))
+
+
+_DATA = re.compile(r'(<script type="application/json" id="kg-data">)(.*?)(</script>)', re.DOTALL)
+
+
+def link_to_site(page: Path, site: Path) -> int:
+    """Give the nodes of a view page drawn before the site was written (the pages ``kg build`` writes
+    beside its graph) a link to their page in ``site``, in place; returns the nodes linked (0 for a
+    file that is no view page)."""
+    import json
+
+    from kg.files import write_atomically
+
+    try:
+        text = page.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 0
+    found = _DATA.search(text)
+    if found is None:
+        return 0
+    try:
+        data = json.loads(found.group(2))
+    except ValueError:
+        return 0
+    linked = 0
+    for node in data.get("nodes", []):
+        node["site"] = site_page(str(node.get("iri", "")), str(node.get("type", "")), site)
+        linked += bool(node["site"])
+    updated = text[: found.start(2)] + json_for_html(data) + text[found.end(2) :]
+    if updated != text:
+        encoded = updated.encode("utf-8")
+
+        def put(f: BinaryIO) -> None:
+            f.write(encoded)
+
+        write_atomically(page, put)
+    return linked
 
 
 def page_data(
@@ -237,6 +293,8 @@ def summary(graph: nx.Graph) -> str:
         parts.append(
             f"{g.get('counting')} counting, papers with more than {g.get('max_authors')} authors left out"
         )
+        if g.get("within_label"):
+            parts.insert(0, f"the people of the {g.get('within_papers', 0):,} papers of {g['within_label']}")
     if g.get("view") == "ego":
         parts.append(f"depth {g.get('depth')}")
     return " · ".join(parts)

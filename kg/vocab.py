@@ -61,6 +61,12 @@ ARXIV_BASE = "https://w3id.org/kg/arxiv/"
 METHOD_BASE = "https://w3id.org/kg/method/"
 """The machine-learning method scheme."""
 
+TASK_BASE = "https://w3id.org/kg/task/"
+"""The task scheme (``ontology/tasks.ttl``); its concepts are ``TASK_BASE + slug``."""
+
+DATASET_BASE = "https://w3id.org/kg/dataset/"
+"""The dataset scheme (``ontology/datasets.ttl``); its concepts are ``DATASET_BASE + slug``."""
+
 KG = ClosedNamespace(
     KG_BASE,
     [
@@ -68,9 +74,11 @@ KG = ClosedNamespace(
         "Authorship",
         "SourceRecord",
         "Method",
+        "Task",
         "Link",
         "Evidence",
         "YearCount",
+        "SharedName",
         # properties
         "coauthor",
         "authorship",
@@ -85,6 +93,8 @@ KG = ClosedNamespace(
         "fileDigest",
         "reader",
         "mergeReason",
+        "identityReason",
+        "sharesName",
         "linkKind",
         "evidence",
         "evidenceOf",
@@ -101,6 +111,11 @@ KG = ClosedNamespace(
         "papers",
         "generic",
         "modelFamily",
+        "paradigm",
+        "mainTask",
+        "usesDataset",
+        "benchmarkFor",
+        "ambiguousName",
     ],
 )
 
@@ -128,6 +143,7 @@ SCHEMA = ClosedNamespace(
         "identifier",
         "Dataset",
         "SoftwareApplication",
+        "about",
     ],
 )
 SKOS = ClosedNamespace(
@@ -161,6 +177,8 @@ PREFIXES: dict[str, str] = {
     "foaf": FOAF.base,
     "kg": KG_BASE,
     "method": METHOD_BASE,
+    "task": TASK_BASE,
+    "dataset": DATASET_BASE,
     "owl": "http://www.w3.org/2002/07/owl#",
     "prov": PROV.base,
     "rdf": RDF.base,

@@ -423,6 +423,7 @@ class Node:
     hidden: list[str] = field(default_factory=list)
     generic: bool = False
     family: bool = False
+    paradigm: bool = False
 
 
 class Taxonomy:
@@ -496,8 +497,9 @@ def build() -> Taxonomy:
             top="top" in cpt.flags,
             generic="generic" in cpt.flags,
             family="family" in cpt.flags,
+            paradigm="paradigm" in cpt.flags,
         )
-        unknown = cpt.flags - {"top", "generic", "family"}
+        unknown = cpt.flags - {"top", "generic", "family", "paradigm"}
         if unknown:
             raise SystemExit(f"{cpt.slug}: unknown flags {sorted(unknown)}")
         tax.add(node, list(cpt.alts), strict=True)
@@ -679,6 +681,8 @@ def render(tax: Taxonomy) -> str:
             props.append("kg:generic true")
         if n.family:
             props.append("kg:modelFamily true")
+        if n.paradigm:
+            props.append("kg:paradigm true")
         if n.sources:
             props.append("dcterms:source " + ", ".join(f"<{s}>" for s in sorted(n.sources)))
         out.append(f"method:{slug} " + " ;\n    ".join(props) + " .")

@@ -55,12 +55,12 @@ def test_mixed_folder_through_cli(tmp_path: Path) -> None:
     assert ("empty.txt", "error", "empty-file") in found
     assert ("blank.txt", "error", "empty-file") in found
     assert ("binary.bin", "error", "binary-file") in found
-    assert ("latin1.txt", "error", "not-utf8") in found
+    assert ("latin1.txt", "warning", "bad-utf8") in found  # a byte that is not UTF-8 costs the byte, not the file
     assert ("utf16.txt", "error", "not-utf8") in found
     assert ("notes.md", "error", "unknown-format") in found
     assert ("truncated.txt", "warning", "truncated-record") in found
     # the good file and the good record still built
-    assert "21 papers" in result.output
+    assert "22 papers" in result.output  # with latin1.txt's one
     assert (tmp_path / "out" / "graph.ttl").stat().st_size > 0
     assert "unknown-format 1" in result.output  # the summary counts issues per code
 
@@ -78,12 +78,21 @@ def test_unknown_format_message_names_line_one(tmp_path: Path) -> None:
     )
 
 
-def test_latin1_error_names_the_line(tmp_path: Path) -> None:
+def test_latin1_byte_costs_a_warning_on_its_line(tmp_path: Path) -> None:
     bad = tmp_path / "l1.txt"
     bad.write_bytes(b"Daily Papers\n\nfine line\n\nCaf\xe9\n")
     log = IssueLog()
+    result = build([bad], log=log)
+    assert [(i.at.line, i.code) for i in log.issues] == [(5, "bad-utf8")]
+    assert result.summary()["papers"] == 2  # both lines kept, the bad byte replaced
+
+
+def test_text_in_another_encoding_is_not_utf8(tmp_path: Path) -> None:
+    bad = tmp_path / "koi8.txt"
+    bad.write_bytes("Daily Papers\n\nМашинное обучение и нейронные сети.\n".encode("koi8-r"))
+    log = IssueLog()
     build([bad], log=log)
-    assert [(i.at.line, i.code) for i in log.issues] == [(5, "not-utf8")]
+    assert [(i.at.line, i.severity, i.code) for i in log.issues] == [(3, "error", "not-utf8")]
 
 
 def test_truncated_utf8_at_end_keeps_the_record(tmp_path: Path) -> None:

@@ -62,8 +62,8 @@ def test_list_readers() -> None:
         "arxiv-oai",
         "arxiv-atom",
         "arxiv-jsonl",
-        "bibtex",
         "profile",
         "listing",
         "daily",
+        "bibtex",  # after the pages: BibTeX may follow free text
     ]

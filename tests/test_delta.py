@@ -17,9 +17,10 @@ import kg.delta
 from kg import store as stores
 from kg.assemble import Namer
 from kg.build_folder import build_into
-from kg.cache import LEDGER, MANIFEST, Manifest
+from kg.cache import MANIFEST, Manifest
 from kg.cli import app
 from kg.errors import IssueLog
+from kg.layout import LEDGER
 from kg.ledger import Ledger
 from kg.pipeline import Build, BuildOptions
 from kg.vocab import DATA_BASE, FOAF, KG, METHOD_BASE, SCHEMA
@@ -347,7 +348,8 @@ def test_the_cli_says_what_a_delta_did(folder: tuple[Path, Path]) -> None:
 
 
 def test_shared_nodes_are_read_back(folder: tuple[Path, Path]) -> None:
-    """The ledger names every paper of the store, and its persons are the store's."""
+    """The ledger names every paper of the store, and its persons are the store's (the persons stage's:
+    two Bo Chens who share nothing are two persons, issue 32)."""
     _, out = folder
     ledger = Ledger.load(out)
     assert ledger is not None
@@ -359,7 +361,8 @@ def test_shared_nodes_are_read_back(folder: tuple[Path, Path]) -> None:
     assert papers == set(ledger.lines)
     persons = {q.subject.value for q in store.quads_for_pattern(None, None, FOAF.Person, None)}
     namer = Namer(DATA_BASE)
-    assert persons == {namer.person(p).value for e in ledger.entries() for p in e.persons}
+    assert persons == {namer.person(p).value for p in ledger.person_keys()}
+    assert {p.split("~")[0] for p in ledger.person_keys()} == {p for e in ledger.entries() for p in e.persons}
 
 
 def test_papers_that_want_one_key(folder: tuple[Path, Path], tmp_path: Path) -> None:
@@ -440,3 +443,28 @@ def test_a_new_paper_wanting_the_key_of_one_left_as_it_was(
     check_same_as_full(inputs, out, tmp_path, result)
     title = "Another paper" if name.startswith("0") else "Low rank adapters"
     assert any(t.startswith(node("paper", "arxiv-2501.00001")) and title in t for t in triples(out))
+
+
+def test_a_delta_that_gives_way_reuses_what_it_read(
+    folder: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A delta that finds it would make too many papers again gives way to a full build, which takes
+    the identities of the files the delta read from what it read: no file is read twice (issue 31)."""
+    import kg.executors
+
+    inputs, out = folder
+    monkeypatch.setattr(kg.delta, "MOST", 0.01)  # any paper made again is too many
+    write(inputs / "a.jsonl", [P1, P2_AGAIN, P3])
+    read: list[str] = []
+    real = kg.executors.read_file
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> Any:
+        read.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(kg.executors, "read_file", counted)
+    result, _ = run(inputs, out)
+    assert result.delta is None and "papers to make again" in result.full_because
+    # a.jsonl: identified once by the delta, read once for its records; b.jsonl not read at all
+    assert sorted(read) == ["a.jsonl", "a.jsonl"]
+    check_same_as_full(inputs, out, tmp_path, result)

@@ -154,3 +154,114 @@ def test_documented_commands_and_examples_run(
                 assert item in shown, f"{page}: expected {item} in\n{shown}"
         ran += 1
     assert ran > 0
+
+
+# --- the README's set-up, as written, gives everything its tour uses ----------------------------
+
+BUILD_TOOLS = ("wheel",)
+"""What pip builds kg's editable install with when no index may be reached (setuptools is the venv's own)."""
+
+
+def readme_line(marker: str) -> str:
+    """The command line of the README's fenced block after ``<!-- marker -->`` (as ``.ci/run`` reads it)."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    at = lines.index(f"<!-- {marker} -->")
+    assert lines[at + 1].startswith("```"), f"the {marker} marker is not followed by a fenced block"
+    return lines[at + 2]
+
+
+def installed_closure(requirement: str) -> dict[str, object]:
+    """The distributions of this environment that ``requirement`` needs, with what they need in turn."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    found: dict[str, object] = {}
+    todo = [Requirement(requirement)]
+    done: set[tuple[str, tuple[str, ...]]] = set()
+    while todo:
+        wanted = todo.pop()
+        name = re.sub(r"[-_.]+", "-", wanted.name).lower()
+        if (name, tuple(sorted(wanted.extras))) in done:
+            continue
+        done.add((name, tuple(sorted(wanted.extras))))
+        dist = metadata.distribution(wanted.name)  # a missing one fails the test: the extra is not installed
+        found[name] = dist
+        for line in dist.requires or []:
+            needed = Requirement(line)
+            if needed.marker is None or any(needed.marker.evaluate({"extra": e}) for e in wanted.extras or {""}):
+                todo.append(needed)
+    return found
+
+
+def environment_view(folder: Path, distributions: dict[str, object]) -> Path:
+    """A folder holding (as links) only the given distributions of this environment: what a fresh
+    virtualenv sees in place of an index, so a requirement the set-up line does not ask for is missing."""
+    folder.mkdir()
+    for name, dist in sorted(distributions.items()):
+        if name == "kg":
+            continue
+        base = Path(str(dist.locate_file("")))  # type: ignore[attr-defined]
+        for top in sorted({Path(str(f)).parts[0] for f in dist.files or () if not str(f).startswith("..")}):  # type: ignore[attr-defined]
+            if (base / top).exists() and not (folder / top).exists():
+                (folder / top).symlink_to(base / top)
+    return folder
+
+
+def test_the_readme_tour_runs_in_a_fresh_virtualenv_made_by_its_setup_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    line = readme_line("build-command")
+    steps = line.split(" && ")
+    assert steps[0] == "python3 -m venv .venv" and steps[-1].startswith(".venv/bin/kg build"), line
+    install = next(s for s in steps if "pip install" in s)
+    extras = re.search(r"-e '?\.(?:\[([\w,]+)\])?'?", install)
+    assert extras is not None, install
+    wanted = f"kg[{extras.group(1)}]" if extras.group(1) else "kg"
+    view = environment_view(
+        tmp_path / "view", {**installed_closure(wanted), **{t: installed_closure(t)[t] for t in BUILD_TOOLS}}
+    )
+    checkout = tmp_path / "checkout"
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, checkout / name if checkout.exists() else (checkout.mkdir() or checkout / name))
+    for name in ("kg", "seeds", "ontology"):
+        shutil.copytree(ROOT / name, checkout / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "python3").symlink_to(sys.executable)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "VIRTUAL_ENV", "PYTHON"))}
+    # no index is reached in a test: pip finds the requirements in the view, or fails
+    env.update(PATH=f"{tools}{os.pathsep}{env.get('PATH', '')}", PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1")
+    env.update(PIP_NO_BUILD_ISOLATION="0", PIP_DISABLE_PIP_VERSION_CHECK="1")
+
+    def run(command: str | list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            command, shell=isinstance(command, str), cwd=checkout, env=env, capture_output=True, text=True,
+            timeout=600, check=False,
+        )
+
+    made = run(steps[0])
+    assert made.returncode == 0, made.stderr
+    (site,) = (checkout / ".venv" / "lib").glob("python3*/site-packages")
+    (site / "kg-test-view.pth").write_text(f"{view}\n", encoding="utf-8")
+    rest = run(" && ".join(steps[1:]))
+    assert rest.returncode == 0, f"{line}\n{rest.stdout[-3000:]}\n{rest.stderr[-3000:]}"
+    for command in commands("README.md"):
+        done = run([str(checkout / ".venv" / "bin" / "kg"), *shlex.split(command)[1:]])
+        assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
+    for example in fenced("README.md", "python"):
+        done = run([str(checkout / ".venv" / "bin" / "python"), "-c", example])
+        assert done.returncode == 0, f"{example}\n{done.stderr[-3000:]}"
+
+
+def test_an_install_hint_is_right_for_a_checkout_and_for_a_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg import extras
+
+    # this test runs from a checkout installed in editable mode: the hint installs that checkout
+    assert extras.checkout() == str(ROOT)
+    assert extras.install_command("plot").endswith(f"-m pip install -e {shlex.quote(f'{ROOT}[plot]')}")
+    monkeypatch.setattr(extras, "checkout", lambda: None)  # as from a package: the extra's own requirements
+    assert extras.install_command("serve").endswith("-m pip install 'starlette>=0.37' 'uvicorn>=0.29'")
+    assert "kg[" not in extras.install_command("plot")

@@ -23,7 +23,7 @@ from kg.errors import KgError
 from kg.exporters import EXPORTERS, default_target, export
 from kg.exporters import ntriples as nt_module
 from kg.exporters.built import BuiltGraph, ExportOptions, guess_base
-from kg.exporters.csvfolder import paper_rows
+from kg.exporters.csvfolder import PAPER_COLUMNS, paper_rows
 from kg.exporters.nquads import provenance_graph
 from kg.files import atomic, write_atomically
 from kg.pipeline import Build
@@ -377,7 +377,7 @@ def test_csv_is_rfc4180_utf8(source: BuiltGraph, tmp_path: Path) -> None:
 def test_paper_rows_order_subjects_primary_first(source: BuiltGraph) -> None:
     rows = paper_rows(source.store)
     assert len(rows) == 157
-    assert all(len(r) == 9 for r in rows)
+    assert all(len(r) == len(PAPER_COLUMNS) == 12 for r in rows)
 
 
 # --- VOSviewer ------------------------------------------------------------------------------------

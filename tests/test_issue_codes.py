@@ -37,6 +37,7 @@ FORWARDING = {
     ("kg/delta.py", "i.code"),  # a delta's issues, reported once it is taken
     ("kg/ledger.py", "code"),  # issues kept in the ledger, reported again
     ("kg/cli/query.py", "e.code"),
+    ("kg/readers/thesaurus.py", "e.code"),  # kg.readers.text.read_side_file's codes, logged
     ("kg/errors.py", "code"),
     ("kg/build_pages.py", "str(said.get('code', 'error'))"),
     ("kg/extractors/links.py", "found.code"),

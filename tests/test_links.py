@@ -297,6 +297,7 @@ def test_repository_mention() -> None:
             extractor="links",
             position=text.index("https"),
             detail=(
+                ("field", "abstract"),
                 ("name", "SparsityAndCoD"),
                 ("owner", "pUmpKin-Co"),
                 ("url", "https://github.com/pUmpKin-Co/SparsityAndCoD"),
@@ -316,7 +317,7 @@ def test_link_mentions() -> None:
         ("link", "https://huggingface.co/a/b", "huggingface-model", text.index("hf.co")),
     ]
     assert all(m.extractor == links.NAME == "links" and m.at == AT for m in mentions)
-    assert mentions[0].detail == (("kind", "project-page"), ("url", "https://cutepkq.github.io/latent-drift"))
+    assert mentions[0].detail == (("field", "abstract"), ("kind", "project-page"), ("url", "https://cutepkq.github.io/latent-drift"))
     assert mentions[1].get("url") == "https://huggingface.co/a/b"
     for m in mentions:
         assert list(m.detail) == sorted(m.detail)
@@ -492,3 +493,80 @@ def test_any_written_repository_is_found(
     found = only(f"{before}{scheme}github.com/{owner}/{name}{after}")
     assert (found.kind, found.owner, found.name) == ("repository", owner, name)
     assert found.key == f"https://github.com/{owner}/{name}".lower()
+
+
+# --- links in every field that carries them, with the field recorded ----------------------------
+
+
+def test_code_named_only_in_the_comment_is_found_with_its_field() -> None:
+    at = Location("day.jsonl", 7)
+    paper = Record(
+        reader="t",
+        source=SourceFile("day.jsonl", "0" * 64, "t"),
+        at=at,
+        title=Span("A method", at),
+        abstract=Span("We propose a method. See https://proj.github.io/m for videos.", at),
+        comment=Span("12 pages, 4 figures. Code: https://github.com/Owner/Repo.", at),
+        journal_ref=Span("Proc. X 2025, data at https://huggingface.co/datasets/o/d", at),
+        links=(Span("https://arxiv.org/abs/2501.00001v1", at), Span("https://arxiv.org/pdf/2501.00001v1", at)),
+    )
+    log = IssueLog()
+    found = [(m.kind, m.key, m.get("field")) for m in links.extract(paper, log)]
+    assert found == [
+        ("link", "https://proj.github.io/m", "abstract"),
+        ("repository", "https://github.com/owner/repo", "comment"),
+        ("link", "https://huggingface.co/datasets/o/d", "journal_ref"),
+    ]  # the paper's own arXiv pages are no links it gives
+    assert log.issues == []
+
+
+def test_a_link_in_two_fields_is_one_mention_from_the_first() -> None:
+    at = Location("a.xml", 3)
+    paper = Record(
+        reader="t",
+        source=SourceFile("a.xml", "0" * 64, "t"),
+        at=at,
+        abstract=Span("Code at github.com/a/b", at),
+        comment=Span("code: https://github.com/A/B/tree/main", at),
+    )
+    assert [(m.key, m.get("field")) for m in links.extract(paper, IssueLog())] == [
+        ("https://github.com/a/b", "abstract")
+    ]
+
+
+def test_an_unsafe_url_in_the_comment_is_reported_there() -> None:
+    at = Location("a.xml", 9)
+    paper = Record("t", SourceFile("a.xml", "0" * 64, "t"), at, comment=Span("see javascript:alert(1)", at))
+    log = IssueLog()
+    assert list(links.extract(paper, log)) == []
+    assert [(i.code, i.at.line) for i in log.issues] == [("unsafe-url-scheme", 9)]
+
+
+def test_bibtex_url_note_and_howpublished_give_their_links(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@misc{tool,\n"
+        "  title = {A Tool},\n"
+        "  author = {Ada Lovelace},\n"
+        "  howpublished = {\\url{https://github.com/ada/tool}},\n"
+        "  year = {2024}\n"
+        "}\n"
+        "@inproceedings{paper,\n"
+        "  title = {A Paper},\n"
+        "  author = {Alan Turing},\n"
+        "  url = {https://openreview.net/forum?id=abc},\n"
+        "  note = {Code: \\url{https://github.com/alan/paper\\_code}},\n"
+        "  year = {2025}\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    from kg.readers import read_file
+
+    log = IssueLog()
+    records = list(read_file(bib, log))
+    found = [[(m.key, m.get("field"), m.at.line) for m in links.extract(r, log)] for r in records]
+    assert found == [
+        [("https://github.com/ada/tool", "links", 4)],
+        [("https://github.com/alan/paper_code", "comment", 11)],  # the openreview page is the paper's own
+    ]
+    assert records[1].comment is not None and records[1].comment.text == "Code: https://github.com/alan/paper_code"

@@ -15,11 +15,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg import executors
-from kg.assemble import Namer, _Introduced, _introduced, _Repository, _repository, method_iri, string
+from kg import shared as shared_nodes
 from kg.errors import IssueLog
+from kg.kinds import Shared, mention_rows
+from kg.kinds.code import Repository
+from kg.kinds.methods import Introduced
 from kg.pipeline import BuildOptions, build
 from kg.records import Location, Mention
-from kg.resolve import Streaming
+from kg.terms import Namer, method_iri, string
 from kg.vocab import DATA_BASE, KG, RDF, SCHEMA, SKOS, XSD
 from tests.conftest import ROOT, SEEDS
 
@@ -92,16 +95,16 @@ def test_coauthor_pairs_share_one_copy_of_each_person_key(
 ) -> None:
     """Each paper's author mentions come with their own strings (from a worker's results, too); the
     pairs counted over a whole build keep one copy of each person key, not one per paper."""
-    seen: list[Streaming] = []
-    finish = Streaming.finish
+    seen: list[Shared] = []
+    pairs_of = shared_nodes.pairs
 
-    def kept(self: Streaming) -> None:
-        seen.append(self)
-        finish(self)
+    def kept(shared: Shared) -> int:
+        seen.append(shared)
+        return pairs_of(shared)
 
-    monkeypatch.setattr(Streaming, "finish", kept)
+    monkeypatch.setattr(shared_nodes, "pairs", kept)
     build([SEEDS], BuildOptions(workers=workers), IssueLog())
-    pairs = seen[0].coauthor_pairs()
+    pairs = seen[0].sums["pair"]
     copies: dict[str, set[int]] = {}
     for pair in pairs:
         for key in pair:
@@ -143,9 +146,15 @@ def described(mentions: list[Mention]) -> list[ox.Quad]:
     label = min(m.text for m in mentions)
     if resource:
         kind = min(m.get("type", "dataset") for m in mentions)
+        named = [ox.Quad(node, SCHEMA.name, string(label)), ox.Quad(node, SKOS.prefLabel, string(label))]
+        if kind == "library":
+            return [*named, ox.Quad(node, RDF.type, SCHEMA.SoftwareApplication)]
+        # a dataset is a concept of the scheme of datasets named by papers
         return [
-            ox.Quad(node, RDF.type, SCHEMA.SoftwareApplication if kind == "library" else SCHEMA.Dataset),
-            ox.Quad(node, SCHEMA.name, string(label)),
+            *named,
+            ox.Quad(node, RDF.type, SCHEMA.Dataset),
+            ox.Quad(node, RDF.type, SKOS.Concept),
+            ox.Quad(node, SKOS.inScheme, namer.resource_scheme()),
         ]
     out = [
         ox.Quad(node, RDF.type, KG.Method),
@@ -171,12 +180,12 @@ def test_an_introduced_name_is_described_from_all_its_mentions_in_any_order(
     mentions: list[Mention], rng: Any
 ) -> None:
     rng.shuffle(mentions)
-    summaries: dict[tuple[str, str], _Introduced] = {}
+    summaries: dict[tuple[str, str], Introduced] = {}
     for m in mentions:
-        _Introduced.add(summaries, m)
+        Introduced.add(summaries, m.kind, mention_rows([m])[0])
     (summary,) = summaries.values()
     resource = mentions[0].kind == "introduced-resource"
-    assert list(_introduced(resource, "stepquant", summary, Namer(DATA_BASE))) == described(mentions)
+    assert list(summary.triples(resource, "stepquant", Namer(DATA_BASE))) == described(mentions)
 
 
 @given(
@@ -192,9 +201,9 @@ def test_a_repository_is_described_from_all_its_mentions(details: list[tuple[str
         Mention("repository", key, "x", Location("f", 1), "links", 0, (("name", n), ("owner", o), ("url", u)))
         for o, n, u in details
     ]
-    summaries: dict[str, _Repository] = {}
+    summaries: dict[tuple[str, str], Repository] = {}
     for m in mentions:
-        _Repository.add(summaries, m)
+        Repository.add(summaries, m.key, m.get("owner"), m.get("name"), m.get("url"))
     owner, name = min((o, n) for o, n, _ in details)
     url = min(u for _, _, u in details)
     expected = [
@@ -204,4 +213,4 @@ def test_a_repository_is_described_from_all_its_mentions(details: list[tuple[str
     ]
     # every repository has its URL: as written when given, else its IRI
     expected.append(ox.Quad(ox.NamedNode(key), SCHEMA.url, ox.Literal(url or key, datatype=XSD.anyURI)))
-    assert list(_repository(key, summaries[key])) == expected
+    assert list(summaries["repository", key].triples(key)) == expected

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kg.errors import IssueLog
 from kg.extractors import methods
-from kg.extractors.methods import MethodMatcher, find_abbreviations, slugify
+from kg.extractors.methods import MethodMatcher, bare_key, find_abbreviations, slugify
 from kg.records import Location, Record, SourceFile, Span
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -239,7 +239,7 @@ def test_short_form_of_a_new_method_is_an_introduced_method(matcher: MethodMatch
     )
     (cwd,) = matcher.introduced(text)
     assert (cwd.key, cwd.short, cwd.full, cwd.broader) == (
-        "cwd",
+        "cwd--cautious-weight-decay",
         "CWD",
         "Cautious Weight Decay",
         "weight-decay",
@@ -295,7 +295,7 @@ def test_short_form_of_a_new_method_is_an_introduced_method(matcher: MethodMatch
     ],
 )
 def test_introduced_methods(matcher: MethodMatcher, text: str, key: str, related: str) -> None:
-    found = {m.key: m for m in matcher.introduced(text)}
+    found = {slugify(bare_key(m.key)): m for m in matcher.introduced(text)}
     assert key in found, found
     if related:
         assert related in found[key].related
@@ -368,7 +368,7 @@ def test_extract_yields_mentions(matcher: MethodMatcher, monkeypatch: pytest.Mon
     assert ("method", "lora", 2, 0) in kinds
     assert ("method", "lora", 3, text.index("LoRA ")) in kinds
     (new,) = [m for m in mentions if m.kind == "introduced-method"]
-    assert (new.key, new.text, new.extractor) == ("seqlora", "SeqLoRA", "methods")
+    assert (new.key, new.text, new.extractor) == ("SeqLoRA", "SeqLoRA", "methods")
     assert new.detail == (("broader", "lora"), ("full", ""), ("related", "lora"), ("short", "SeqLoRA"))
     assert all(m.extractor == "methods" for m in mentions)
 
@@ -489,7 +489,7 @@ def test_seed_introduced_recall(matcher: MethodMatcher, which: str) -> None:
     for rec in _gold():
         found: set[str] = set()
         for new in m.introduced(_seed_line(rec)):
-            found |= {new.key, slugify(new.full), slugify(new.short)}
+            found |= {slugify(bare_key(new.key)), slugify(new.full), slugify(new.short)}
         for gold in rec["introduced"]:  # type: ignore[attr-defined]
             total += 1
             names = {slugify(gold["name"]), *(slugify(a) for a in gold.get("aliases", []))}
@@ -507,7 +507,7 @@ def test_seed_named_examples(matcher: MethodMatcher) -> None:
         ("003", 41): ("tides", "state-space-model"),
     }
     for where, (key, related) in expect.items():
-        found = {x.key: x for x in matcher.introduced(_seed_line(records[where]))}
+        found = {slugify(bare_key(x.key)): x for x in matcher.introduced(_seed_line(records[where]))}
         assert key in found, (where, sorted(found))
         if related:
             assert related in found[key].related

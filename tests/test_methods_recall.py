@@ -10,7 +10,8 @@ import pytest
 
 from kg.errors import IssueLog
 from kg.extractors import methods
-from kg.extractors.methods import MethodMatcher, load_taxonomy, name_key, taxonomy_path
+from kg.extractors.methods import MethodMatcher, bare_key, load_taxonomy, slugify, taxonomy_path
+from kg.extractors.methods.forms import version_key
 from kg.records import Location, Mention, Record, SourceFile, Span
 
 
@@ -33,7 +34,9 @@ def mentions(title: str, abstract: str = "") -> list[Mention]:
 
 
 def of_kind(ms: list[Mention], kind: str) -> dict[str, Mention]:
-    return {m.key: m for m in ms if m.kind == kind}
+    """Mentions of a kind by the slug of their name (keys keep the case of mixed-case names and carry a
+    long form or the paper's tag: see ``test_methods_concepts.py``)."""
+    return {slugify(bare_key(m.key)): m for m in ms if m.kind == kind}
 
 
 # ------------------------------------------------------------------ forms
@@ -165,9 +168,9 @@ def test_versioned_model_names_are_concepts_of_their_own_related_to_the_family()
     text = "We fine-tune Qwen2.5-Omni-7B and Llama-3.2-11B-Vision-Instruct against GPT-4o-mini."
     named = of_kind(mentions("t", text), "named-method")
     assert {m.get("label") for m in named.values()} == {"Qwen2.5-Omni", "Llama-3.2", "GPT-4o-mini"}
-    assert named[name_key("Qwen2.5-Omni")].get("related") == "qwen"
-    assert named[name_key("GPT-4o-mini")].get("related") == "gpt-4"
-    assert named[name_key("Llama-3.2")].text == "Llama-3.2-11B-Vision-Instruct"
+    assert named[version_key("Qwen2.5-Omni")].get("related") == "qwen"
+    assert named[version_key("GPT-4o-mini")].get("related") == "gpt-4"
+    assert named[version_key("Llama-3.2")].text == "Llama-3.2-11B-Vision-Instruct"
 
 
 def test_a_version_the_vocabulary_holds_is_the_known_concept() -> None:

@@ -98,13 +98,13 @@ def test_a_build_keeps_no_papers(monkeypatch: pytest.MonkeyPatch) -> None:
 
     before = alive()
     after_assembly: list[int] = []
-    real = pipeline.assemble
+    real = pipeline.Making.triples
 
     def watched(*args: Any, **kwargs: Any) -> Iterator[Any]:
         yield from real(*args, **kwargs)
         after_assembly.append(alive())  # the build is still running: its resolution is in scope
 
-    monkeypatch.setattr(pipeline, "assemble", watched)
+    monkeypatch.setattr(pipeline.Making, "triples", watched)
     result = build([Path("seeds")], BuildOptions(workers=1), IssueLog())
     assert after_assembly == [before]
     assert alive() == before

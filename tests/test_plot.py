@@ -58,6 +58,10 @@ class P:
     methods: Sequence[str] = ()
     subjects: Sequence[str] = ()
     area: tuple[str, str] | None = None
+    issued: str = ""
+    """``dcterms:issued`` (YYYY-MM-DD), when the source gave a date."""
+    arxiv: str = ""
+    """An arXiv identifier (``2503.00001v1``), whose number holds its month."""
 
 
 def small_store(
@@ -77,6 +81,10 @@ def small_store(
         add(node, DCTERMS.title, ox.Literal(f"Paper {paper.key}"))
         if paper.year:
             add(node, FABIO.hasPublicationYear, ox.Literal(str(paper.year), datatype=XSD.gYear))
+        if paper.issued:
+            add(node, DCTERMS.issued, ox.Literal(paper.issued, datatype=XSD.date))
+        if paper.arxiv:
+            add(node, DCTERMS.identifier, ox.Literal(f"arxiv:{paper.arxiv}"))
         for name in paper.authors:
             person = ox.NamedNode(f"{DATA_BASE}person/{name.lower().replace(' ', '_')}")
             add(node, DCTERMS.creator, person)
@@ -198,12 +206,13 @@ def test_bursts_figure_finds_the_burst_year() -> None:
     data = burst_figure.compute(small_store(papers), PlotOptions())
     assert [r.concept.label for r in data.rows] == ["SPIKE"]  # steady is in every paper: no burst
     row = data.rows[0]
-    assert (row.first, row.strongest.begin, row.strongest.end) == (2019, 2022, 2022)
-    assert data.years == tuple(range(2019, 2025))
+    assert data.grain == "year" and data.periods == tuple(str(y) for y in range(2019, 2025))
+    shown = (data.periods[row.first], data.periods[row.strongest.begin], data.periods[row.strongest.end])
+    assert shown == ("2019", "2022", "2022")
     svg = svg_of(small_store(papers), "bursts")
     assert group(svg, "cell-0-2022").find(f"{SVG}path") is not None
-    fills = {y: ET.tostring(group(svg, f"cell-0-{y}"), encoding="unicode") for y in data.years}
-    assert "#d7191c" in fills[2022] and not any("#d7191c" in fills[y] for y in data.years if y != 2022)
+    fills = {y: ET.tostring(group(svg, f"cell-0-{y}"), encoding="unicode") for y in data.periods}
+    assert "#d7191c" in fills["2022"] and not any("#d7191c" in fills[y] for y in data.periods if y != "2022")
 
 
 # --- trend -------------------------------------------------------------------------------------------
@@ -211,7 +220,7 @@ def test_bursts_figure_finds_the_burst_year() -> None:
 
 def test_trend_of_a_method_in_two_years_has_two_points(store: ox.Store) -> None:
     data = trend_figure.compute(store, PlotOptions(methods=("lora",)))
-    assert data.years == (2020, 2021, 2022)
+    assert data.periods == ("2020", "2021", "2022") and data.grain == "year"
     (series,) = data.series
     assert series.values == (1.0, 1.0, 0.0)  # the undated paper is in no year
     small = small_store([p for p in PAPERS if p.year in (2020, 2021)])
@@ -224,7 +233,8 @@ def test_trend_of_a_method_in_two_years_has_two_points(store: ox.Store) -> None:
 
 
 def test_trend_shares_and_names(store: ox.Store) -> None:
-    data = trend_figure.compute(store, PlotOptions(methods=("transformer",), subjects=("cs.CL",), share=True))
+    both = PlotOptions(methods=("transformer",), subjects=("cs.CL",), share=True, min_period=1)
+    data = trend_figure.compute(store, both)
     assert data.totals == (2, 2, 2)
     assert [s.concept.label for s in data.series] == ["TRANSFORMER", "Subject cs.CL (cs.CL)"]
     assert data.series[0].values == (0.0, 1.0, 0.5)
@@ -421,7 +431,7 @@ def test_trend_of_the_seeds_matches_the_named_query(seed_outputs: Path) -> None:
     from kg.store import open_store
 
     store = open_store(seed_outputs)
-    data = trend_figure.compute(store, PlotOptions(top=3, generic=True))
+    data = trend_figure.compute(store, PlotOptions(top=3, generic=True, grain="year", min_period=1))
     assert len(data.series) == 3
     query = named_query("method-trend")  # with generic methods, as the figure above
     result = execute(store, bind(query.text, query.bindings({"generic": "true"})))
@@ -431,7 +441,7 @@ def test_trend_of_the_seeds_matches_the_named_query(seed_outputs: Path) -> None:
         assert concept is not None and year is not None and papers is not None
         expected[concept.value][int(year.value)] = int(papers.value)
     for series in data.series:
-        got = {y: int(v) for y, v in zip(data.years, series.values, strict=True) if v}
+        got = {int(y): int(v) for y, v in zip(data.periods, series.values, strict=True) if v}
         assert got == expected[series.concept.iri]
     assert math.isclose(sum(data.totals), sum(counts.paper_totals(store).values()))
 
@@ -469,3 +479,67 @@ def test_cli_plot(seed_outputs: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1 and "no built graph" in result.output
     listing = runner.invoke(app, ["list", "figures"])
     assert listing.exit_code == 0 and all(name in listing.output for name in FIGURES)
+
+
+# --- time at the grain the data has ------------------------------------------------------------------
+
+
+def monthly_papers() -> list[P]:
+    """Twelve papers a month from 2025-03 to 2025-08 but none in 2025-05, three in 2025-07; lora in two
+    of each month's papers (one in 2025-07); an old cross-listed paper of 2021 and two papers with
+    only a year."""
+    papers = []
+    for month, n in ((3, 12), (4, 12), (6, 12), (7, 3), (8, 12)):
+        for i in range(n):
+            methods = ["lora"] if i < 2 and not (month == 7 and i == 1) else ["transformer"]
+            if month in (3, 6) and i % 2:  # a date from the source for some, the arXiv id's month for others
+                papers.append(P(f"m{month}-{i}", 2025, methods=methods, issued=f"2025-{month:02d}-1{i % 9}"))
+            else:
+                papers.append(P(f"m{month}-{i}", 2025, methods=methods, arxiv=f"25{month:02d}.{i:05d}v1"))
+    papers.append(P("old", 2021, methods=["lora"], arxiv="2109.00001v2"))
+    papers += [P("y1", 2025, methods=["lora"]), P("y2", 2025, methods=["transformer"])]
+    return papers
+
+
+def test_a_month_trend_has_gaps_where_no_papers_are_and_says_what_it_left_out() -> None:
+    store = small_store(monthly_papers())
+    data = trend_figure.compute(store, PlotOptions(methods=("lora",), grain="month"))
+    assert data.grain == "month"
+    assert data.periods == ("2025-03", "2025-04", "2025-05", "2025-06", "2025-07", "2025-08")
+    assert data.totals == (12, 12, 0, 12, 3, 12)
+    (lora,) = data.series
+    assert lora.values[:2] == (2.0, 2.0) and math.isnan(lora.values[2]) and lora.values[3:] == (2.0, 1.0, 2.0)
+    # the 2021 paper does not stretch the axis; the papers with only a year are not put in a month
+    assert data.note == "2 papers with only a year left out; 1 paper dated outside 2025-03–2025-08 left out"
+    shares = trend_figure.compute(store, PlotOptions(methods=("lora",), grain="month", share=True))
+    got = shares.series[0].values
+    assert math.isnan(got[2]) and math.isnan(got[4])  # no papers; 3 papers: fewer than --min-period 10
+    assert [round(v, 3) for v in (got[0], got[1], got[3], got[5])] == [0.167] * 4
+    quarters = trend_figure.compute(store, PlotOptions(methods=("lora",), grain="quarter"))
+    assert (quarters.periods, quarters.totals, quarters.series[0].values) == (
+        ("2025-Q1", "2025-Q2", "2025-Q3"), (12, 24, 15), (2.0, 4.0, 3.0)
+    )
+
+
+def test_the_grain_follows_the_span_of_the_data_and_from_to_choose_the_periods() -> None:
+    store = small_store(monthly_papers())
+    assert trend_figure.compute(store, PlotOptions(methods=("lora",))).grain == "month"  # six months
+    window = trend_figure.compute(store, PlotOptions(methods=("lora",), grain="month", start="2025-04", stop="2025-Q2"))
+    assert window.periods == ("2025-04", "2025-05", "2025-06")
+    years = trend_figure.compute(store, PlotOptions(methods=("lora",), grain="year", start="2021"))
+    assert years.periods == ("2021", "2022", "2023", "2024", "2025") and years.totals == (1, 0, 0, 0, 53)
+    assert math.isnan(years.series[0].values[1])  # a year without papers is a gap, not 0
+    with pytest.raises(KgError, match="is not a period"):
+        trend_figure.compute(store, PlotOptions(start="spring"))
+    runner = CliRunner()
+    assert runner.invoke(app, ["plot", "trend", "--by", "week"]).exit_code == 2
+
+
+def test_sparse_periods_make_no_burst() -> None:
+    # one paper in 2021 that uses the term is 100% of its year; it must not make a burst
+    papers = [P(f"p{y}-{i}", y, methods=["term"] if (y == 2024 and i < 8) or i == 0 else ["other"])
+              for y in (2023, 2024, 2025) for i in range(20)]  # fmt: skip
+    papers += [P("lonely", 2021, methods=["term"])]
+    data = burst_figure.compute(small_store(papers), PlotOptions(grain="year", start="2021"))
+    (row,) = [r for r in data.rows if r.concept.label == "TERM"]
+    assert [(data.periods[b.begin], data.periods[b.end]) for b in row.bursts] == [("2024", "2024")]

@@ -331,3 +331,28 @@ def test_view_table_and_ego_needs_a_focus() -> None:
         project.view(small_store(TEAM), "ego")
     g = project.view(small_store(TEAM), "ego", project.ViewOptions(focus="Ann", depth=1))
     assert g.graph["view"] == "ego"
+
+
+def test_the_layout_keeps_communities_apart_at_2000_nodes() -> None:
+    import numpy as np
+
+    # 40 groups of 50, dense inside and linked to other groups now and then: a planted partition
+    graph = nx.planted_partition_graph(40, 50, 0.2, 0.002, seed=3)
+    groups = drawing.communities(graph, seed=0)
+    pos = drawing.layout(graph, seed=0, groups=groups)
+    nodes = list(graph)
+    at = np.array([pos[n] for n in nodes])
+    mine = np.array([groups[n] for n in nodes])
+    d = ((at[:, None, :] - at[None, :, :]) ** 2).sum(axis=2)
+    np.fill_diagonal(d, np.inf)
+    nearest = np.argsort(d, axis=1)[:, :5]
+    same = (mine[nearest] == mine[:, None]).mean()
+    assert same > 0.97  # a node's five nearest nodes on the map are of its own community
+    # each community is one region: no node sits nearer another community's centre than its own
+    centres = {c: at[mine == c].mean(axis=0) for c in set(groups.values())}
+    closer = sum(
+        1
+        for i, c in enumerate(mine)
+        if min(centres, key=lambda k: float(((at[i] - centres[k]) ** 2).sum())) != c
+    )
+    assert closer == 0

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from kg.cli import app
 from kg.errors import KgError, UsageError
-from kg.queries import PARAM_KINDS, QUERIES, Param, named_query, parse, sized
+from kg.queries import QUERIES, Param, named_query, param_kinds, parse, sized
 from kg.sparql import Solutions, bind, execute
 
 DCT = Namespace("http://purl.org/dc/terms/")
@@ -113,17 +113,22 @@ def test_at_least_twelve_documented_queries() -> None:
     assert len(QUERIES) >= 12
     for q in QUERIES.values():
         assert q.description and q.example.startswith(f"kg query {q.name}"), q.name
-        assert all(p.name in PARAM_KINDS for p in q.params)
+        assert all(p.name in param_kinds() for p in q.params)
         assert "PREFIX" in q.text  # runnable as is against any endpoint
 
 
 def test_every_query_is_tested() -> None:
-    tested = {name.removeprefix("test_").replace("_", "-") for name in globals() if name.startswith("test_")}
+    from tests import test_task_queries  # the queries of tasks and datasets are tested there
+
+    names = [*globals(), *vars(test_task_queries)]
+    tested = {name.removeprefix("test_").replace("_", "-") for name in names if name.startswith("test_")}
     assert set(QUERIES) <= tested, set(QUERIES) - tested
 
 
 def test_unknown_query_lists_shipped() -> None:
-    with pytest.raises(UsageError, match=r"unknown query 'coauthor'; did you mean coauthors\? choose from: .*coauthors"):
+    with pytest.raises(
+        UsageError, match=r"unknown query 'coauthor'; did you mean coauthors\? choose from: .*coauthors"
+    ):
         named_query("coauthor")
 
 
@@ -270,14 +275,76 @@ def _trend(g: rdflib.Graph, key: str | None, with_generic: bool = False) -> list
 
 
 def test_method_trend(store: ox.Store, g: rdflib.Graph) -> None:
-    got = rows(run(store, "method-trend"), "concept", "label", "year", "papers")
+    got = rows(run(store, "method-trend"), "concept", "label", "period", "papers")
     assert got == _trend(g, None)
-    every = rows(run(store, "method-trend", generic="true"), "concept", "label", "year", "papers")
+    every = rows(run(store, "method-trend", generic="true"), "concept", "label", "period", "papers")
     assert every == _trend(g, None, with_generic=True)
     key = some_method(g)
-    assert rows(run(store, "method-trend", method=key), "concept", "label", "year", "papers") == _trend(
+    assert rows(run(store, "method-trend", method=key), "concept", "label", "period", "papers") == _trend(
         g, key
     )
+
+
+@pytest.fixture(scope="module")
+def dated(tmp_path_factory: pytest.TempPathFactory) -> ox.Store:
+    """A graph of arXiv papers over several months: ids that hold their month, some with dates."""
+    import json
+
+    import kg
+
+    folder = tmp_path_factory.mktemp("dated")
+    lines = []
+    for n, (month, text) in enumerate(
+        [
+            ("2503", "We fine-tune with LoRA."),
+            ("2503", "A transformer with LoRA."),
+            ("2504", "LoRA again."),
+            ("2506", "A transformer."),
+            ("2506", "LoRA and a transformer."),
+            ("2507", "Transformers at scale."),
+            ("2409", "Old LoRA work."),
+        ]
+    ):
+        record = {"id": f"{month}.{n:05d}", "title": f"Paper {n}", "authors": [f"Author {n}"],
+                  "categories": ["cs.LG"], "summary": text}  # fmt: skip
+        if n == 3:  # a date from the source wins over the id's month
+            record["versions"] = [{"version": "v1", "created": "Tue, 1 Jul 2025 10:00:00 GMT"}]
+        lines.append(json.dumps(record))
+    (folder / "day.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kg.build([str(folder / "day.jsonl")], str(folder / "out"))
+    return ox.Store.read_only(str(folder / "out" / "store"))
+
+
+def test_method_trend_by_month_and_quarter_counts_as_the_figure_does(dated: ox.Store) -> None:
+    from kg.plots import trend
+    from kg.plots.figures import PlotOptions
+
+    store = dated
+
+    for grain in ("month", "quarter"):
+        drawn = trend.compute(store, PlotOptions(top=50, generic=True, grain=grain, min_period=1))
+        figure = {
+            (s.concept.iri, period): int(v)
+            for s in drawn.series
+            for period, v in zip(drawn.periods, s.values, strict=True)
+            if v == v and v  # not a gap, not 0
+        }
+        found = run(store, "method-trend", generic="true", by=grain)
+        answered = {(c, p): int(n) for c, _, p, n in rows(found, "concept", "label", "period", "papers")}
+        assert figure and {k: n for k, n in answered.items() if k[1] in drawn.periods} == figure
+    months = rows(run(store, "method-trend", method="lora", by="month"), "period", "papers")
+    assert months == [("2024-09", "1"), ("2025-03", "2"), ("2025-04", "1"), ("2025-06", "1")]
+    window = rows(
+        run(store, "method-trend", by="month", **{"from": "2025-Q2", "to": "2025-06"}), "label", "period"
+    )
+    assert window == [("LoRA", "2025-04"), ("LoRA", "2025-06"), ("Transformer", "2025-06")]
+    assert rows(run(store, "method-trend", method="lora", by="quarter", to="2025"), "period", "papers") == [
+        ("2024-Q3", "1"),
+        ("2025-Q1", "2"),
+        ("2025-Q2", "2"),
+    ]
+    with pytest.raises(UsageError, match="by must be month, quarter or year"):
+        run(store, "method-trend", by="week")
 
 
 def test_method_cooccurrence(store: ox.Store, g: rdflib.Graph) -> None:
@@ -528,7 +595,7 @@ def test_cli_explains_no_rows_from_a_graph_without_the_counts(built: Path, tmp_p
         assert fine.exit_code == 0 and "missing-counts" not in fine.stderr
     # a query with no rows on a graph that has the counts says nothing more
     none = runner.invoke(app, ["query", "method-trend", "--out", str(built), "-p", "method=no-such-method"])
-    assert none.exit_code == 0 and "missing-counts" not in none.stderr
+    assert none.exit_code == 2 and "missing-counts" not in none.stderr  # it names no method: a usage error
     assert named_query("top-authors").needs == ("https://w3id.org/kg/ns#paperCount",)
 
 
@@ -805,3 +872,84 @@ def test_papers_in_subject_counts_concepts_of_one_label_once() -> None:
     whole = run(store, "papers-in-subject", subject="deep learning", limit="1000")
     assert [r[0] for r in rows(whole, "paper")] == [f"https://example.org/p{i}" for i in (1, 2, 3, 4)]
     _assert_pages_start_the_list(store, "deep learning", whole)
+
+
+# --- a value that names nothing fails; printed names paste back -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["method-people", "-p", "method=diffusion"],
+            "no method named 'diffusion' in this graph; did you mean",
+        ),
+        (["coauthors", "-p", "author=Nobody Here"], "no person named 'Nobody Here' in this graph"),
+        (["coauthors", "-p", "author=Thomas Hofman"], "did you mean 'Thomas Hofmann'?"),
+        (["papers-in-subject", "-p", "subject=cs.LGG"], "no subject or area named 'cs.LGG'"),
+        (["repositories-by-owner", "-p", "owner=nobody-at-all"], "no GitHub owner named 'nobody-at-all'"),
+        (["task-methods", "-p", "task=nosuchtask"], "no task named 'nosuchtask' in this graph"),
+        (["task-datasets", "-p", "task=code generaton"], "did you mean 'code generation'"),
+        (["dataset-papers", "-p", "dataset=no-such-set"], "no dataset named 'no-such-set' in this graph"),
+        # a dataset papers coined is found as written: another case is told, not answered with nothing
+        (["dataset-papers", "-p", "dataset=slimpajama"], "matched as written: did you mean 'SlimPajama'?"),
+    ],
+)
+def test_a_value_that_names_nothing_is_a_usage_error(built: Path, args: list[str], said: str) -> None:
+    result = CliRunner().invoke(app, ["query", *args, "--out", str(built)])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and "[unknown-term]" in result.output
+
+
+def test_a_real_name_with_no_rows_is_still_an_empty_answer(built: Path, store: ox.Store) -> None:
+    # a person of the seeds with no coauthor: a true empty answer, not an error
+    lonely = execute(
+        store,
+        "SELECT ?name WHERE { ?p a foaf:Person ; foaf:name ?name FILTER NOT EXISTS { ?p kg:coauthor ?q } } "
+        "ORDER BY ?name LIMIT 1",
+    )
+    assert isinstance(lonely, Solutions) and lonely.rows, "the seeds have a person without coauthors"
+    name = lonely.rows[0][0]
+    assert name is not None
+    result = CliRunner().invoke(
+        app, ["query", "coauthors", "-p", f"author={name.value}", "--out", str(built)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "0 rows" in result.output
+
+
+def test_every_prefix_kg_prints_is_declared_in_queries(built: Path, store: ox.Store) -> None:
+    from kg.sparql import compact_prefixes, show_term
+
+    prefixes = compact_prefixes()
+    shown = set()
+    for (kind,) in (("person",), ("paper",), ("authorship",), ("record",), ("area",)):
+        found = execute(
+            store, f"SELECT ?s WHERE {{ ?s ?p ?o FILTER(STRSTARTS(STR(?s), '{prefixes[kind]}')) }} LIMIT 200"
+        )
+        assert isinstance(found, Solutions)
+        shown |= {show_term(row[0], prefixes) for row in found.rows}
+    shown |= {"method:lora", "arxiv:cs.LG"}
+    compact = sorted(s for s in shown if not s.startswith("<"))
+    assert {s.split(":", 1)[0] for s in compact} >= {
+        "person",
+        "paper",
+        "authorship",
+        "record",
+        "method",
+        "arxiv",
+    }
+    for name in compact:  # pasted back, each one parses and names what it was printed for
+        result = CliRunner().invoke(
+            app, ["query", f"ASK {{ {{ {name} ?p ?o }} UNION {{ ?s ?p {name} }} }}", "--out", str(built)]
+        )
+        assert result.exit_code == 0, f"{name}: {result.output}"
+        assert result.output.startswith("true"), name
+
+
+@pytest.mark.parametrize("rest", ["-x", ".x", "a.", "a/b"])
+def test_a_name_that_would_not_parse_is_printed_whole(rest: str) -> None:
+    from kg.sparql import compact_prefixes, show_term
+
+    iri = "https://w3id.org/kg/id/person/" + rest
+    assert show_term(ox.NamedNode(iri), compact_prefixes()) == f"<{iri}>"

@@ -527,3 +527,15 @@ def test_a_daily_listing_record_without_versions_takes_its_year_from_its_arxiv_i
     records, log = _read_text("day.jsonl", line + "\n")
     assert [r.year.text if r.year else None for r in records] == ["2025"]
     assert not log.issues
+
+
+def test_junk_authors_are_no_persons_and_are_reported(tmp_path: Path) -> None:
+    # a scraped daily listing: authors as a JSON list, the last with the list's "and" written into it
+    line = (
+        '{"id": "2503.00001", "title": "T", "authors": ["Ding Jinru", ":", "1, 2", "and Xu Jie", "Andrés Ng"], '
+        '"categories": ["cs.LG"], "summary": "S"}\n'
+    )
+    records, log = load(write(tmp_path, "2025-03-18.jsonl", line))
+    assert texts(records[0].authors) == ["Ding Jinru", "Xu Jie", "Andrés Ng"]
+    assert sorted(i.code for i in log.issues) == ["joined-author", "not-a-name", "not-a-name"]
+    assert all(i.at.line == 1 for i in log.issues)

@@ -26,7 +26,13 @@ pytest.importorskip("uvicorn")
 
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 SLOW = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
-PARAMS = {"author": "Thomas Hofmann", "method": "transformer", "subject": "cs.LG"}
+PARAMS = {
+    "author": "Thomas Hofmann",
+    "method": "transformer",
+    "subject": "cs.LG",
+    "task": "code generation",
+    "dataset": "MTEB",
+}
 
 
 def free_port() -> int:
@@ -249,6 +255,7 @@ def test_page_and_named_queries(server: str) -> None:
     assert [q["name"] for q in listing] == list(QUERIES)
     assert {q["name"]: q["needs"] for q in listing if q["needs"]} == {
         "method-trend": ["https://w3id.org/kg/ns#countsByYear"],
+        "task-trend": ["https://w3id.org/kg/ns#countsByYear"],
         "top-authors": ["https://w3id.org/kg/ns#paperCount"],
     }
     assert named.text.splitlines()[0] == "coauthor,name,papers" and "Damiano Meier" in named.text

@@ -149,13 +149,21 @@ def test_method_page_counts_equal_the_method_trend_query(seed_site: Path, seed_o
         assert concept is not None and year is not None and papers is not None
         trend.setdefault(concept.value, {})[int(year.value)] = int(papers.value)
     assert len(trend) >= 10
+    rolled = 0
     for concept, counts in trend.items():
         page = seed_site / "method" / (concept.rsplit("/", 1)[-1] + ".html")
-        drawn = {
-            int(y): int(n)
-            for y, n in re.findall(r'data-year="(\d+)" data-papers="(\d+)"', page.read_text("utf-8"))
-        }
-        assert drawn == counts, concept
+        text = page.read_text("utf-8")
+        drawn = {int(y): int(n) for y, n in re.findall(r'data-period="(\d+)" data-papers="(\d+)"', text)}
+        if "<th>naming it</th>" in text:  # rolled up first (with its narrower concepts), then naming it
+            rolled += 1
+            cells = r'<tr><td><span class="plain">(\d{4})</span></td><td class="number">([\d,]+)</td><td class="number">([\d,]+)</td>'
+            rows = re.findall(cells, text)
+            named = {int(y): int(n.replace(",", "")) for y, _, n in rows}
+            assert {y: n for y, n in named.items() if n} == counts, concept
+            assert all(drawn[y] >= n for y, n in counts.items()), concept
+        else:
+            assert drawn == counts, concept
+    assert rolled, "a method with narrower concepts shows both counts"
 
 
 def test_every_local_link_resolves(seed_site: Path) -> None:
@@ -275,10 +283,21 @@ def test_long_lists_are_paginated(
 
 
 def test_chart_draws_each_year_with_gaps() -> None:
-    svg = chart.bars({2020: 3, 2023: 1}, {2020: 6, 2023: 4}, title="x")
-    assert re.findall(r'data-year="(\d+)" data-papers="(\d+)"', svg) == [("2020", "3"), ("2023", "1")]
+    svg = chart.bars({2020: 3, 2023: 1}, {2020: 60, 2023: 4}, title="x")
+    assert re.findall(r'data-period="(\d+)" data-papers="(\d+)"', svg) == [("2020", "3"), ("2023", "1")]
     assert [int(y) for y in re.findall(r'class="year"[^>]*>(\d+)<', svg)] == [2020, 2021, 2022, 2023]
-    assert "3 papers, 50% of the year&#x27;s 6" in svg and "1 paper, 25% of the year&#x27;s 4" in svg
+    # a share of 4 papers says little: none is given
+    assert "3 papers, 5% of the year&#x27;s 60" in svg and "<title>2023: 1 paper</title>" in svg
+
+
+def test_chart_by_month_labels_its_periods_and_shares_stay_readable() -> None:
+    from kg.plots.periods import period_key
+
+    march, may = period_key(2025, 3, "month"), period_key(2025, 5, "month")
+    svg = chart.bars({march: 1, may: 40}, {march: 2759, may: 400}, title="x", grain="month")
+    assert re.findall(r'data-period="([\d-]+)"', svg) == ["2025-03", "2025-05"]
+    assert "2025-03: 1 paper, &lt;0.1% of the month&#x27;s 2759" in svg  # never "0.0%"
+    assert re.findall(r'class="year"[^>]*>([\d-]+)<', svg) == ["2025-03", "2025-04", "2025-05"]
     assert ox.Literal(svg)  # a string, nothing else
     assert chart.bars({}, {}, title="x") == ""
 
@@ -417,7 +436,7 @@ def test_cli(seed_outputs: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert f"kg site: wrote {target}" in result.output and "person" in result.output
     assert (target / "index.html").is_file()
-    assert runner.invoke(app, ["site", "--out", str(seed_outputs), "--min-papers", "0"]).exit_code == 2
+    assert runner.invoke(app, ["site", "--out", str(seed_outputs), "--min-papers", "-1"]).exit_code == 2
     missing = runner.invoke(app, ["site", "--out", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "no built graph" in missing.output
     # a folder that is not a site (the build folder itself) is never replaced
@@ -510,6 +529,30 @@ def test_search_finds_an_entity_and_opens_its_page(browser: Any, seed_site: Path
         page.close()
 
 
+def test_search_results_are_paged_with_a_count(browser: Any, seed_site: Path) -> None:
+    page, console, _ = opened(browser, seed_site / "index.html")
+    try:
+        page.wait_for_function("window.kgSearchReady === true")
+        page.fill("#search", "a")  # most names hold an "a": more matches than one page shows
+        said = page.inner_text("#search-count")
+        total = int(said.split(" ", 1)[0])
+        assert total > 60 and f"{total} matches, 1–30 shown (page 1 of {-(-total // 30)})" == said
+        first = page.locator("#search-results li").all_inner_texts()
+        assert len(first) == 30 and page.is_disabled("#search-previous") and page.is_visible("#search-next")
+        page.click("#search-next")
+        assert page.inner_text("#search-count").startswith(f"{total} matches, 31–60 shown (page 2 of")
+        second = page.locator("#search-results li").all_inner_texts()
+        assert len(second) == 30 and not set(first) & set(second)
+        assert page.evaluate("document.getElementById('search-results').start") == 31
+        page.click("#search-previous")
+        assert page.locator("#search-results li").all_inner_texts() == first
+        page.fill("#search", "thomas hof")  # a new search starts on its first page, no pager for one match
+        assert page.inner_text("#search-count") == "1 match" and not page.is_visible("#search-next")
+        assert console == []
+    finally:
+        page.close()
+
+
 def test_hostile_title_stays_text_in_chromium(browser: Any, hostile_site: Path) -> None:
     paper = next(
         p for p in sorted((hostile_site / "paper").glob("*.html")) if "textarea" in p.read_text("utf-8")
@@ -572,3 +615,136 @@ def test_staged_folder_refuses_names_outside_it(tmp_path: Path) -> None:
     with staged_folder(target) as folder:
         folder.write("a/b.html", b"x")
     assert (target / "a" / "b.html").read_bytes() == b"x" and folder.files == 1
+
+
+def test_the_views_kg_build_wrote_link_to_the_site_once_it_is_there(seed_outputs: Path, tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(seed_outputs, out)
+
+    def sites(page: str) -> dict[str, str]:
+        text = (out / page).read_text("utf-8")
+        data = json.loads(text.split('id="kg-data">', 1)[1].split("</script>", 1)[0])
+        return {n["iri"]: n["site"] for n in data["nodes"]}
+
+    assert not any(sites("coauthors.html").values())  # the build drew it before any site
+    from kg.viz import link_views
+
+    write(open_store(out), out / "site")
+    assert link_views(out / "site") == 2
+    for page in ("coauthors.html", "topics.html"):
+        linked = {iri: href for iri, href in sites(page).items() if href}
+        assert linked, page
+        for href in linked.values():  # each link is a page the site has
+            assert (out / "site" / unquote(href)).is_file(), href
+    hofmann = "https://w3id.org/kg/id/person/thomas_hofmann"
+    assert sites("coauthors.html")[hofmann] == "person/thomas_hofmann.html"
+    # a site written elsewhere is not beside the views: they are left alone
+    write(open_store(out), tmp_path / "elsewhere")
+    assert link_views(tmp_path / "elsewhere") == 0
+    done = CliRunner().invoke(app, ["site", "--out", str(out)])
+    assert done.exit_code == 0 and "linked 2 view pages to it" in done.output
+
+
+def test_ties_are_broken_by_count_then_by_name_as_a_reader_looks_for_it() -> None:
+    from kg.site.entities import file, tally
+    from kg.site.queries import Corpus, Paper
+
+    base = "https://w3id.org/kg/id/person/"
+    people = {"zoe": "Zoe Zhang", "%C3%A7a%C4%9Fatay": "Çağatay Demir", "carl": "Carl Berg", "ada": "Ada Ng"}
+    corpus = Corpus()
+    corpus.papers = {f"p{i}": Paper(f"p{i}", f"Paper {i}", 2025) for i in range(3)}
+    corpus.names = {base + k: v for k, v in people.items()}
+    corpus.authors = {"p0": [base + k for k in people], "p1": [base + "zoe"], "p2": []}
+    site = file(corpus)
+    order = [corpus.names[iri] for iri, _ in tally([a for p in ("p0", "p1") for a in corpus.authors[p]], site)]
+    assert order == ["Zoe Zhang", "Ada Ng", "Çağatay Demir", "Carl Berg"]  # 2 papers, then A, Ç, C
+    assert [e.label for e in site.of_kind("person")] == order
+
+
+def test_a_site_rendered_by_several_processes_is_the_same_site(seed_outputs: Path, tmp_path: Path) -> None:
+    one = write(open_store(seed_outputs), tmp_path / "one" / "site", SiteOptions(min_papers=1, jobs=1))
+    three = write(open_store(seed_outputs), tmp_path / "three" / "site", SiteOptions(min_papers=1, jobs=3))
+    assert (one.pages, one.bytes, one.entities) == (three.pages, three.bytes, three.entities)
+    files = sorted(p.relative_to(one.target) for p in one.target.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(three.target) for p in three.target.rglob("*") if p.is_file())
+    assert all((one.target / f).read_bytes() == (three.target / f).read_bytes() for f in files)
+    assert one.pages == len(files) - 1  # every page, and the style sheet
+
+
+def test_the_default_min_papers_follows_the_size_of_the_graph(seed_outputs: Path, tmp_path: Path) -> None:
+    from kg.site import default_min_papers
+
+    small = write(open_store(seed_outputs), tmp_path / "site")  # 157 papers: every person has a page
+    assert small.entities["person"] == 70
+    assert [default_min_papers(n) for n in (999, 1_000, 49_999, 50_000)] == [1, 2, 2, 3]
+
+
+def test_a_graph_of_months_rises_window_on_window() -> None:
+    from kg.plots.periods import PaperDate
+    from kg.site.entities import file, rising, windows
+    from kg.site.queries import Corpus, Paper
+
+    corpus = Corpus()
+    lora = "https://w3id.org/kg/method/lora"
+    # 12 papers a month from 2025-01 to 2025-08 but none in 2025-05; LoRA in 1 a month, then 4 from 2025-06
+    for month in (1, 2, 3, 4, 6, 7, 8):
+        for i in range(12):
+            key = f"p{month}-{i}"
+            corpus.papers[key] = Paper(key, f"Paper {key}", 2025)
+            corpus.dates[key] = PaperDate(2025, month)
+            if i < (4 if month >= 6 else 1):
+                corpus.mentions[key] = [lora]
+    corpus.labels[lora] = "LoRA"
+    site = file(corpus)
+    assert site.grain == "month"
+    last, before = windows(site)
+    assert ([k % 12 + 1 for k in before], [k % 12 + 1 for k in last]) == ([2, 3, 4], [6, 7, 8])
+    (rise,) = rising(site)
+    assert (rise.before, rise.last) == ("2025-02–2025-04", "2025-06–2025-08")  # 3 against 3, May a gap
+    assert (rise.count_before, rise.total_before, rise.count_last, rise.total_last) == (3, 36, 12, 36)
+
+
+def test_a_vocabulary_concept_keeps_its_page_name_when_a_coined_name_collides() -> None:
+    """A paper's coined name that collides with a known method's page name ("LoRA" minted under the
+    build's base, the vocabulary's lora) gets the suffix; the vocabulary's concept keeps method/lora.html
+    (issue 34)."""
+    from kg.site.entities import file
+    from kg.site.queries import Corpus, Paper
+
+    known, coined = "https://w3id.org/kg/method/lora", "https://w3id.org/kg/id/method/LoRA"
+    corpus = Corpus(
+        papers={"p": Paper("p", "P", 2025), "q": Paper("q", "Q", 2025)},
+        mentions={"p": [known]},
+        introduces={"q": [coined]},
+    )
+    site = file(corpus)
+    assert site.entities[known].slug == "lora"
+    assert site.entities[coined].slug.startswith("LoRA-") and site.entities[coined].slug != "LoRA"
+
+
+def test_broad_paradigms_are_listed_apart_from_the_methods_a_researcher_names() -> None:
+    """kg:paradigm and kg:generic concepts (LLM, neural network) come after the named methods, in a
+    list of their own, and never in the rising table (issue 34)."""
+    from kg.site.entities import file, rising
+    from kg.site.queries import Corpus, Paper
+    from kg.site.render import listing_pages
+
+    llm, lora = "https://w3id.org/kg/method/large-language-model", "https://w3id.org/kg/method/lora"
+    papers = {f"p{i}": Paper(f"p{i}", f"P{i}", 2024 + i % 2) for i in range(40)}
+    corpus = Corpus(
+        papers=papers,
+        mentions={p: [llm] + ([lora] if i % 3 == 0 else []) for i, p in enumerate(papers)},
+        labels={llm: "large language model", lora: "LoRA"},
+        paradigms={llm},
+    )
+    corpus.years = {2024: 20, 2025: 20}
+    site = file(corpus)
+    (page,) = listing_pages(site, "method")
+    main, apart = page.sections
+    assert [link.text for link in main.links] == ["LoRA"]
+    assert apart.title == "Broad paradigms and umbrella concepts"
+    assert [link.text for link in apart.links] == ["large language model"]
+    assert llm not in {r.iri for r in rising(site)}

@@ -1,4 +1,5 @@
-"""The counts the build writes (kg:paperCount, kg:countsByYear) are what the graph's links say."""
+"""The counts the build writes (kg:paperCount, kg:countsByYear) are what the graph's links say: a
+concept's papers per year are the papers that mention it, are about it (tasks) or use it (datasets)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ def recounted(g: rdflib.Graph) -> tuple[dict[URIRef, int], dict[tuple[URIRef, st
             set(g.objects(paper, DCT.subject))
             | set(g.objects(paper, K.area))
             | set(g.objects(paper, _u(SCHEMA.mentions)))
+            | set(g.objects(paper, _u(SCHEMA.about)))  # tasks
+            | set(g.objects(paper, K.usesDataset))
         )
         for concept in concepts:
             per_year[URIRef(concept), str(year)] += 1

@@ -44,3 +44,21 @@ def test_the_file_primitives_import_nothing_of_kg_but_errors() -> None:
         imported = set(structure.imports(tree, f"kg.{leaf[:-3]}", False))
         modules = {name.rpartition(".")[0] if name.startswith("kg.errors.") else name for name in imported}
         assert {name for name in modules if name == "kg" or name.startswith("kg.")} <= allowed, leaf
+
+
+def test_no_module_takes_another_modules_private_names() -> None:
+    assert structure.private_imports(ROOT / "kg") == []
+
+
+def test_a_private_name_taken_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def _helper(): ...\ndef _own(): ...\n_own()\n")
+    (package / "b.py").write_text("from pkg.a import _helper\nimport pkg.a as a\na._own()\n")
+    assert structure.private_imports(package) == [("pkg.b", "pkg.a._helper"), ("pkg.b", "pkg.a._own")]
+
+
+def test_no_import_cycle_even_counting_imports_for_type_checking() -> None:
+    g, _, _ = structure.graph(ROOT / "kg", typing=True)
+    assert structure.cycles(g) == []

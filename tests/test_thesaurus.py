@@ -113,7 +113,7 @@ def test_cli_build_with_a_thesaurus(inputs: Path) -> None:
     }
     assert layer_counts == {("2023", 1), ("2024", 1)}
     # an introduced method renamed: the concept of the new name
-    barnet = URIRef(DATA_BASE + "method/barnet")
+    barnet = URIRef(DATA_BASE + "method/BarNet")  # a mixed-case name keeps its case in its key
     assert set(g.objects(a, KG.introduces)) == {barnet}
     assert list(g.objects(barnet, SKOS.prefLabel)) == [Literal("BarNet")]
     conforms, _, text = pyshacl.validate(
@@ -124,7 +124,11 @@ def test_cli_build_with_a_thesaurus(inputs: Path) -> None:
 
 def test_without_the_thesaurus_nothing_changes(inputs: Path) -> None:
     g = to_rdflib(build([inputs], BuildOptions(), IssueLog()))
-    assert {"Hinrich Schuetze", "Hinrich Schütze", "Ada Lovelace", "Anonymous"} <= names(g)
+    assert {"Ada Lovelace", "Anonymous"} <= names(g)
+    # kg's own persons stage joins a rare name's transliterations (issue 32): one Hinrich, two papers
+    (hinrich,) = [n for n in names(g) if n.startswith("Hinrich")]
+    (person,) = g.subjects(FOAF.name, Literal(hinrich))
+    assert int(g.value(person, KG.paperCount)) == 2
     assert list(g.subjects(SCHEMA.mentions, M.dropout))
     assert list(g.objects(M.lora, SKOS.prefLabel)) == [Literal("LoRA", lang="en")]
 
@@ -244,9 +248,11 @@ def test_named_methods_merge_rename_and_drop() -> None:
     c = curation("FooNet\tLoRA\nBarNet\tBar Network\nBazNet\t\nQuxNet\tTransformers\n")
     got = c.apply(
         [
-            named("FooNets", "foonet"),
-            named("BarNet", "barnet"),
-            named("BazNet", "baznet"),
+            # keys as the methods extractor gives them (kg.extractors.methods.name_key: a mixed-case
+            # name keeps its case)
+            named("FooNets", "FooNet"),
+            named("BarNet", "BarNet"),
+            named("BazNet", "BazNet"),
             named("QUXNET", "quxnet"),
         ]
     )

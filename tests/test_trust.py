@@ -165,16 +165,16 @@ def test_a_half_readable_folder_keeps_the_previous_build(
     good_build: tuple[Path, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     inputs, out, before = good_build
-    import kg.pipeline as pipeline
+    import kg.reading as reading
 
-    real = pipeline.digest
+    real = reading.digest
 
     def digest(path: Path) -> str:  # as a file made unreadable (root reads any file, so not chmod)
         if path.name == "more.txt":
             raise PermissionError(13, "Permission denied")
         return real(path)
 
-    monkeypatch.setattr(pipeline, "digest", digest)
+    monkeypatch.setattr(reading, "digest", digest)
     os.utime(inputs / "more.txt", ns=(1, 1))  # so the build does not take its digest from the manifest
     code, output = run("build", str(inputs), "--out", str(out), "-j", "1")
     assert code == 1
@@ -229,7 +229,7 @@ def test_the_output_folder_inside_the_inputs_is_not_read_back(
     assert code == 0, output
     warning = [line for line in messages(output) if "[output-folder]" in line]
     assert len(warning) == 1
-    assert "cache, coauthors.html, graph.ttl, ledger.json.gz, manifest.json, store, topics.html" in warning[0]
+    assert "cache, coauthors.html, graph.ttl, ledger.sqlite, manifest.json, store, topics.html" in warning[0]
     assert "2 papers" in output
 
 

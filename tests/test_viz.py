@@ -154,3 +154,56 @@ def test_large_page_starts_without_physics() -> None:
     g = drawing.decorate(nx.relabel_nodes(nx.gnm_random_graph(viz.PHYSICS_LIMIT + 1, 600, seed=1), str))
     data = viz.page_data(g)
     assert len(data["nodes"]) > data["physics_limit"]  # the page's script turns physics off above the limit
+
+
+def test_coauthors_of_a_method_are_the_people_of_its_papers(seed_build: Build, tmp_path: Path) -> None:
+    store = seed_build.store
+    found = store.query(
+        "SELECT DISTINCT ?person WHERE { ?concept <http://www.w3.org/2004/02/skos/core#broader>* "
+        "<https://w3id.org/kg/method/diffusion-model> . ?paper <https://schema.org/mentions> ?concept ; "
+        "<http://purl.org/dc/terms/creator> ?person }"
+    )
+    expected = {row[0].value for row in found}  # type: ignore[index, union-attr]
+    whole = project.view(store, "coauthors", decorated=False)
+    scoped = project.view(store, "coauthors", project.ViewOptions(method="Diffusion Model"), decorated=False)
+    assert set(scoped) == expected and 0 < len(expected) < whole.number_of_nodes()
+    assert scoped.graph["within_label"] == "diffusion model"
+    for a, b, joint in scoped.edges(data="joint_papers"):  # links count the method's papers only
+        assert joint <= whole.edges[a, b]["joint_papers"]
+    write_outputs(seed_build, tmp_path)
+    done = runner.invoke(app, ["viz", "coauthors", "--method", "diffusion model", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "papers of diffusion model" in (tmp_path / "coauthors.html").read_text(encoding="utf-8")
+    wrong = runner.invoke(app, ["viz", "coauthors", "--method", "diffusion", "--out", str(tmp_path)])
+    assert wrong.exit_code == 2 and "'diffusion model'" in wrong.output and "[unknown-term]" in wrong.output
+
+
+def test_coauthors_of_a_task_or_a_dataset_are_the_people_of_its_papers(
+    seed_build: Build, tmp_path: Path
+) -> None:
+    store = seed_build.store
+    for options, link, concept in (
+        (
+            project.ViewOptions(task="Code Generation"),
+            "https://schema.org/about",
+            "https://w3id.org/kg/task/code-generation",
+        ),
+        (
+            project.ViewOptions(dataset="mteb"),
+            "https://w3id.org/kg/ns#usesDataset",
+            "https://w3id.org/kg/dataset/mteb",
+        ),
+    ):
+        found = store.query(
+            f"SELECT DISTINCT ?person WHERE {{ ?concept <http://www.w3.org/2004/02/skos/core#broader>* <{concept}> . "
+            f"?paper <{link}> ?concept ; <http://purl.org/dc/terms/creator> ?person }}"
+        )
+        expected = {row[0].value for row in found}  # type: ignore[index, union-attr]
+        scoped = project.view(store, "coauthors", options, decorated=False)
+        assert set(scoped) == expected and len(expected) >= 4
+    write_outputs(seed_build, tmp_path)
+    done = runner.invoke(app, ["viz", "coauthors", "--task", "code generation", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "papers of code generation" in (tmp_path / "coauthors.html").read_text(encoding="utf-8")
+    wrong = runner.invoke(app, ["viz", "coauthors", "--dataset", "no such set", "--out", str(tmp_path)])
+    assert wrong.exit_code == 2 and "no dataset named" in wrong.output and "[unknown-term]" in wrong.output

@@ -65,6 +65,7 @@ def export_command(
     """
     from kg.exporters import default_target, export, exporter
     from kg.exporters.built import BuiltGraph, ExportOptions, views
+    from kg.lock import writing_into
 
     try:
         exporter(format)
@@ -77,11 +78,12 @@ def export_command(
     # a terminated export unwinds like an interrupted one, so its temporary file is removed
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        source = BuiltGraph.open(out, base)
-        written = export(format, source, target, ExportOptions(view=view, bom=bom, layout=layout))
+        with writing_into(out, target, "kg export"):  # not while a build replaces the folder
+            source = BuiltGraph.open(out, base)
+            written = export(format, source, target, ExportOptions(view=view, bom=bom, layout=layout))
     except KgError as e:
         err.print(str(e), markup=False)
-        raise typer.Exit(1) from e
+        raise typer.Exit(2 if isinstance(e, UsageError) else 1) from e
     finally:
         signal.signal(signal.SIGTERM, previous)
     if not quiet:

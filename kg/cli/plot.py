@@ -36,15 +36,40 @@ def plot(
     area: Annotated[
         list[str] | None, typer.Option("--area", help="trend: a conference area (repeatable).")
     ] = None,
+    task: Annotated[
+        list[str] | None,
+        typer.Option("--task", help="trend: a task, label, abbreviation or slug (repeatable)."),
+    ] = None,
+    dataset: Annotated[
+        list[str] | None, typer.Option("--dataset", help="trend: a dataset, name or slug (repeatable).")
+    ] = None,
     kind: Annotated[
-        str, typer.Option(help="trend, bursts: what to rank when nothing is named: method, subject or area.")
+        str, typer.Option(help="trend, bursts: what to rank when nothing is named: method, subject, area, task or dataset.")
     ] = "method",
     top: Annotated[
         int, typer.Option(min=1, help="trend: the N most used; bursts: the N strongest bursts.")
     ] = 8,
     share: Annotated[
-        bool, typer.Option("--share", help="trend: share of each year's papers, not counts.")
+        bool, typer.Option("--share", help="trend: share of each period's papers, not counts.")
     ] = False,
+    by: Annotated[
+        str,
+        typer.Option(
+            "--by", help="trend, bursts: count by month, quarter or year; auto chooses by the span of the data."
+        ),
+    ] = "auto",
+    start: Annotated[
+        str, typer.Option("--from", help="trend, bursts: first period drawn: YYYY, YYYY-MM or YYYY-Qn.")
+    ] = "",
+    stop: Annotated[str, typer.Option("--to", help="trend, bursts: last period drawn (as --from).")] = "",
+    min_period: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="trend, bursts: a period with fewer papers gets no share and no burst; the axis starts "
+            "and ends at periods with at least this many.",
+        ),
+    ] = 10,
     generic: Annotated[
         bool, typer.Option("--generic", help="Keep umbrella methods (kg:generic), left out by default.")
     ] = False,
@@ -55,7 +80,7 @@ def plot(
     gamma: Annotated[
         float, typer.Option(min=0.0, help="bursts: cost of entering a burst, times ln(years).")
     ] = 1.0,
-    min_duration: Annotated[int, typer.Option(min=1, help="bursts: shortest burst shown, in years.")] = 1,
+    min_duration: Annotated[int, typer.Option(min=1, help="bursts: shortest burst shown, in periods.")] = 1,
     min_papers: Annotated[
         int, typer.Option(min=1, help="thematic-map: methods used by fewer papers are left out.")
     ] = 2,
@@ -73,8 +98,10 @@ def plot(
     """Draw a figure of a built graph (trend, bursts, thematic-map, overlay) as SVG or 300 dpi PNG.
 
     Examples: kg plot trend --method lora --method transformer --share --output trend.png;
+    kg plot trend --by month --from 2025-03 --to 2026-06;
     kg plot bursts --kind subject; kg plot thematic-map; kg plot overlay --view topics
     """
+    from kg.lock import writing_into
     from kg.plots.figures import PlotOptions, figure_module, plot
     from kg.store import open_store
 
@@ -82,9 +109,15 @@ def plot(
         methods=tuple(method or ()),
         subjects=tuple(subject or ()),
         areas=tuple(area or ()),
+        tasks=tuple(task or ()),
+        datasets=tuple(dataset or ()),
         kind=kind,
         top=top,
         share=share,
+        grain=by,
+        start=start,
+        stop=stop,
+        min_period=min_period,
         generic=generic,
         ratio=ratio,
         gamma=gamma,
@@ -102,11 +135,24 @@ def plot(
     target = output or out / "plots" / f"{figure}.svg"
     try:
         figure_module(figure)
-        written = plot(open_store(out), figure, target, options)
+        check_periods(by, start, stop)
+        with writing_into(out, target, "kg plot"):  # not while a build replaces the folder
+            written = plot(open_store(out), figure, target, options)
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(2 if isinstance(e, UsageError) or e.code in USAGE_CODES else 1) from e
     err.print(f"kg plot: wrote {written}", markup=False)
+
+
+def check_periods(by: str, start: str, stop: str) -> None:
+    """``--by``, ``--from`` and ``--to`` checked before the graph is opened."""
+    from kg.plots import periods
+
+    if by not in periods.CHOICES:
+        raise KgError(f"unknown grain {by!r}; choose from: {', '.join(periods.CHOICES)}", code="bad-option")
+    for given, end in ((start, False), (stop, True)):
+        if given:
+            periods.bound(given, "month", end=end)
 
 
 @list_app.command("figures")

@@ -66,6 +66,8 @@ def query(
     except KgError as e:
         err.print(str(e), markup=False)
         raise typer.Exit(1) from e
+    if isinstance(result, Solutions) and not result.rows:
+        refuse_unknown_names(query, values, out, endpoint, timeout)
     if fmt == "table" and not isinstance(result, Graph):
         print_table(result)
     else:
@@ -75,6 +77,50 @@ def query(
         err.print(f"kg query: stopped at {cap} rows (more exist; raise --limit)", markup=False)
     if isinstance(result, Solutions) and not result.rows:
         explain_empty(query, out, endpoint, timeout)
+
+
+def refuse_unknown_names(
+    query: str, values: dict[str, str], out: Path, endpoint: str | None, timeout: float | None
+) -> None:
+    """No rows from a named query: a parameter value that names nothing in the graph is a usage error
+    (exit 2) with the nearest names, as kg plot and kg viz say it (``kg.queries.values``)."""
+    import pyoxigraph as ox
+
+    from kg.queries import QUERIES
+    from kg.queries.values import unmatched
+    from kg.sparql import Solutions, execute, query_endpoint
+    from kg.vocab import PREFIXES
+
+    named = QUERIES.get(query)
+    if named is None:
+        return
+
+    def select(text: str) -> list[dict[str, str]]:
+        if endpoint is not None:
+            declared = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in sorted(PREFIXES.items()))
+            found = query_endpoint(endpoint, declared + text, timeout=timeout)
+        else:
+            from kg.store import open_store
+
+            found = execute(open_store(out), text, timeout=timeout)
+        assert isinstance(found, Solutions)
+        return [
+            {
+                name: term.value
+                for name, term in zip(found.variables, row, strict=True)
+                if term is not None and not isinstance(term, ox.Triple)
+            }
+            for row in found.rows
+        ]
+
+    try:
+        problem = unmatched(named, values, select)
+    except KgError as e:
+        err.print(f"kg query: cannot check the parameters against the graph: {e}", markup=False)
+        return
+    if problem is not None:
+        err.print(str(problem), markup=False)
+        raise typer.Exit(2)
 
 
 def explain_empty(query: str, out: Path, endpoint: str | None, timeout: float | None) -> None:
@@ -124,9 +170,12 @@ def prepare(query: str, values: dict[str, str]) -> tuple[str, str, dict[str, Ter
         return named.text, f"{named.name}.rq", named.bindings(values), named.limit(values)
     path = Path(query)
     if query.endswith(".rq") or (len(query) < 1000 and "{" not in query and path.is_file()):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+        from kg.readers.text import read_side_file
+        from kg.sparql import MAX_QUERY_CHARS
+
+        try:  # a regular file of a bounded size: a FIFO or /dev/zero is refused, never waited on
+            text = read_side_file(path, 4 * MAX_QUERY_CHARS, "query file", query).decode("utf-8")
+        except UnicodeDecodeError as e:
             raise KgError(f"cannot read query file {query}: {e}", code="unreadable-query") from e
         source = query
     elif "{" in query or query.strip().upper().startswith(

@@ -46,8 +46,10 @@ def serve(
         from kg.server import ServerOptions
         from kg.server import serve as run
     except ImportError as e:
+        from kg.extras import install_command
+
         raise UsageError(
-            f"kg serve needs the serve extra: pip install 'kg[serve]' ({e})", code="missing-extra"
+            f"kg serve needs the serve extra: {install_command('serve')} ({e})", code="missing-extra"
         ) from e
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     options = ServerOptions(

@@ -76,6 +76,26 @@ def viz(
     focus: Annotated[
         str, typer.Option(help="ego: the person, paper, method or subject (label or IRI).")
     ] = "",
+    method: Annotated[
+        str,
+        typer.Option(help="coauthors: only the papers of this method and narrower ones (label or slug)."),
+    ] = "",
+    subject: Annotated[
+        str,
+        typer.Option(help="coauthors: only the papers of this arXiv subject or area (code or name)."),
+    ] = "",
+    task: Annotated[
+        str,
+        typer.Option(
+            help="coauthors: only the papers on this task and narrower ones (label, abbreviation or slug)."
+        ),
+    ] = "",
+    dataset: Annotated[
+        str,
+        typer.Option(
+            help="coauthors: only the papers that use or introduce this dataset or a variant (name or slug)."
+        ),
+    ] = "",
     depth: Annotated[int, typer.Option(min=0, help="ego: steps from the focus in the typed graph.")] = 2,
     resolution: Annotated[
         float, typer.Option(min=0.0, help="Louvain resolution (higher: more, smaller communities).")
@@ -101,9 +121,14 @@ def viz(
 
     Example: kg viz coauthors --out outputs --counting fractional --min-papers 2
 
+    Example: kg viz coauthors --method "diffusion model"   # who works on diffusion models, with whom
+
+    Example: kg viz coauthors --task "robot manipulation"   # who works on robot manipulation, with whom
+
     Example: kg viz topics --endpoint http://localhost:7878/query --output topics.html
     """
     from kg import viz as pages
+    from kg.lock import writing_into
     from kg.node_papers import node_papers
     from kg.project import Endpoint, Queryable, ViewOptions
     from kg.project import view as compute
@@ -116,6 +141,10 @@ def viz(
         min_occurrences=min_occurrences,
         generic=generic,
         focus=focus,
+        method=method,
+        subject=subject,
+        task=task,
+        dataset=dataset,
         depth=depth,
         resolution=resolution,
         seed=seed,
@@ -125,13 +154,15 @@ def viz(
     )
     target = output or out / f"{view}.html"
     try:
-        queryable: Queryable = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
-        graph = compute(queryable, view, options)
-        left_out = pages.notice(graph)
-        pages.write(graph, target, papers=node_papers(queryable, graph))
+        with writing_into(out, target, "kg viz"):  # not while a build replaces the folder
+            queryable: Queryable = Endpoint(endpoint, timeout) if endpoint is not None else open_store(out)
+            graph = compute(queryable, view, options)
+            left_out = pages.notice(graph)
+            pages.write(graph, target, papers=node_papers(queryable, graph))
     except KgError as e:
         err.print(str(e), markup=False)
-        raise typer.Exit(2 if e.code in ("bad-option", "unknown-focus", "ambiguous-focus") else 1) from e
+        usage = ("bad-option", "unknown-focus", "ambiguous-focus", "unknown-term")
+        raise typer.Exit(2 if e.code in usage else 1) from e
     if left_out:  # said once the page is written: a failed write prints its error alone
         err.print(f"kg viz: {left_out}", markup=False)
     err.print(

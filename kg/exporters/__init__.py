@@ -12,13 +12,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Protocol
 
-from kg.errors import KgError, unknown
+from kg.errors import KgError, UsageError, unknown
 from kg.exporters import csvfolder, gexf, graphml, jsonld, nquads, ntriples, turtle, vosviewer
 from kg.exporters.built import BuiltGraph, ExportOptions
 from kg.files import sweep
+from kg.layout import CACHE, EXPORT, GRAPH, LEDGER, MANIFEST, STORE
 
 
 class Exporter(Protocol):
@@ -50,7 +52,7 @@ EXPORTERS: dict[str, Exporter] = {
 VIEW_EXPORTERS = frozenset(name for name, module in EXPORTERS.items() if module.VIEW)
 """Exporters that write a networkx view (``--view``) rather than the RDF graph."""
 
-EXPORT_DIR = "export"
+EXPORT_DIR = EXPORT
 
 
 def exporter(name: str) -> Exporter:
@@ -73,8 +75,29 @@ def default_target(out: Path, name: str, view: str) -> Path:
     return out / EXPORT_DIR / f"{stem}{module.SUFFIX}"
 
 
+BUILD_OWNED = (GRAPH, STORE, CACHE, MANIFEST, LEDGER)
+"""What a build folder's identity rests on (``graph.ttl``'s SHA-256 is the generation its store and
+manifest name; a delta reads the store, manifest, ledger and cache): never an export's target."""
+
+
+def check_target(target: Path) -> None:
+    """Refuse to write an export over a build's own file (``kg export turtle --output OUT/graph.ttl``
+    would leave a graph.ttl whose hash is no longer the build's generation); exports go beside it.
+
+    Raises :class:`~kg.errors.UsageError` (``build-owned``).
+    """
+    folder = target.parent
+    if target.name in BUILD_OWNED and any(os.path.lexists(folder / n) for n in (MANIFEST, STORE)):
+        raise UsageError(
+            f"{target} is the build's own {target.name}, which the build's identity checks rest on "
+            f"(expected a target beside it, e.g. the default {folder / EXPORT_DIR / target.name})",
+            code="build-owned",
+        )
+
+
 def export(name: str, source: BuiltGraph, target: Path, options: ExportOptions | None = None) -> Path:
     """Export ``source`` in the format ``name`` to ``target`` (atomically); returns ``target``."""
     module = exporter(name)
+    check_target(target)
     sweep(target.parent, target.name)  # what an export killed before left here
     return module.export(source, target, options or ExportOptions())

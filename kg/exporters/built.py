@@ -26,7 +26,7 @@ from kg.vocab import DATA_BASE, SCHEMA
 if TYPE_CHECKING:
     import networkx as nx
 
-    from kg.pipeline import Build
+    from kg.build_result import Build
 
 def views() -> tuple[str, ...]:
     """The networkx views graph formats (GraphML, GEXF, VOSviewer, ``edges.csv``) can be made from:

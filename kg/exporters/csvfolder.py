@@ -4,6 +4,8 @@
   ``year``, ``authors`` (names in author order), ``subjects`` (arXiv codes,
   the primary one first), ``areas`` (``Parent · Child``), ``repositories``
   (IRIs), ``methods`` (labels of the methods it mentions or introduces),
+  ``tasks`` (labels of the tasks it works on), ``main_tasks`` (those of them it
+  mainly addresses), ``datasets`` (labels of the datasets it uses),
   ``sources`` (``file:line`` of each record it was read from).
 * ``persons.csv``: ``id``, ``name``, ``papers`` (count), ``coauthors`` (count).
 * ``edges.csv``: the edges of the view (``--view``, default coauthors):
@@ -44,7 +46,20 @@ VIEW = True
 """It writes a networkx view (``--view``), not the RDF graph."""
 
 SEPARATOR = "; "
-PAPER_COLUMNS = ("id", "title", "year", "authors", "subjects", "areas", "repositories", "methods", "sources")
+PAPER_COLUMNS = (
+    "id",
+    "title",
+    "year",
+    "authors",
+    "subjects",
+    "areas",
+    "repositories",
+    "methods",
+    "tasks",
+    "main_tasks",
+    "datasets",
+    "sources",
+)
 PERSON_COLUMNS = ("id", "name", "papers", "coauthors")
 EDGE_COLUMNS = ("source", "target", "weight", "source_label", "target_label")
 
@@ -125,6 +140,7 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
     for predicate in (SCHEMA.mentions, KG.introduces):
         for paper, method in pairs(store, predicate):
             methods[paper].update(labels.get(method, []) + named.get(method, []) or [method])
+    linked = {key: _labelled(store, predicate, labels) for key, predicate in _CONCEPT_COLUMNS.items()}
     files, lines = _grouped(store, KG.sourceFile), _grouped(store, KG.sourceLine)
     sources: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for paper, record in pairs(store, PROV.wasDerivedFrom):
@@ -144,10 +160,23 @@ def paper_rows(store: ox.Store) -> list[list[str]]:
                 join(sorted(areas[iri])),
                 join(sorted(repositories[iri])),
                 join(sorted(methods[iri], key=lambda label: (label.casefold(), label))),
+                *(join(sorted(linked[key][iri], key=lambda t: (t.casefold(), t))) for key in _CONCEPT_COLUMNS),
                 join(f"{path}:{line}" for path, line in sorted(sources[iri])),
             ]
         )
     return rows
+
+
+_CONCEPT_COLUMNS = {"tasks": SCHEMA.about, "main_tasks": KG.mainTask, "datasets": KG.usesDataset}
+"""The columns of the concepts a paper links by one property each, shown by their labels."""
+
+
+def _labelled(store: ox.Store, predicate: ox.NamedNode, labels: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Paper -> the labels of what ``predicate`` links it to (an IRI without a label as itself)."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for paper, concept in pairs(store, predicate):
+        found[paper].update(labels.get(concept, []) or [concept])
+    return found
 
 
 def person_rows(store: ox.Store) -> list[list[str]]:
@@ -225,7 +254,7 @@ def export(source: BuiltGraph, target: Path, options: ExportOptions | None = Non
         for name, data in files.items():
             with atomic(fresh / name) as f:
                 f.write(data)
-        fresh.chmod(0o777 & ~_umask())
+        fresh.chmod(0o777 & ~umask())
         old = replace_folder(fresh, target)
     except OSError as e:
         if fresh is not None:
@@ -236,7 +265,7 @@ def export(source: BuiltGraph, target: Path, options: ExportOptions | None = Non
     return target
 
 
-def _umask() -> int:
-    from kg.files import _umask as umask
+def umask() -> int:
+    from kg.files import umask as umask
 
     return umask()

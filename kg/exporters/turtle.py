@@ -15,7 +15,7 @@ from kg.store import sorted_triples
 from kg.vocab import PREFIXES
 
 if TYPE_CHECKING:
-    from kg.pipeline import Build
+    from kg.build_result import Build
 
 CHUNK = 1 << 20
 """Bytes copied at once."""

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from kg.errors import IssueLog, UsageError, unknown
-from kg.extractors import areas, authors, links, methods, subjects
+from kg.extractors import areas, authors, links, methods, subjects, tasks
 from kg.records import Mention, Record
 
 
@@ -34,6 +34,7 @@ EXTRACTORS: dict[str, Extractor] = {
     areas.NAME: areas,
     links.NAME: links,
     methods.NAME: methods,
+    tasks.NAME: tasks,
 }
 
 MENTION_KINDS = frozenset(kind for module in EXTRACTORS.values() for kind in module.KINDS)
@@ -48,7 +49,7 @@ def check(names: tuple[str, ...] | None) -> tuple[str, ...]:
     >>> check(("link",))
     Traceback (most recent call last):
     ...
-    kg.errors.UsageError: error: unknown extractor 'link'; did you mean links? choose from: authors, subjects, areas, links, methods [unknown-extractor]
+    kg.errors.UsageError: error: unknown extractor 'link'; did you mean links? choose from: authors, subjects, areas, links, methods, tasks [unknown-extractor]
     """
     if names is None:
         return tuple(EXTRACTORS)

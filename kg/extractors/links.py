@@ -1,4 +1,5 @@
-"""Links named in a paper's abstract and title: GitHub repositories and other typed links.
+"""Links a paper names (title, abstract, comment, journal reference, own addresses): GitHub repositories
+and other typed links.
 
 A repository's key is its canonical IRI in lower case, because GitHub owner and
 repository names are case-insensitive (one repository, one IRI); the display URL
@@ -150,12 +151,34 @@ class Rejection:
     message: str
 
 
+FIELDS = ("title", "abstract", "comment", "journal_ref")
+"""The record's free-text fields links are read from, in order: an arXiv comment is where most papers
+name their code ("Code: https://github.com/..."), and a BibTeX entry's ``note`` is its comment."""
+
+OWN_PAGES = "links"
+"""The record's field of the paper's own addresses (arXiv's abstract and PDF pages, a BibTeX ``url`` or
+``howpublished``): only links naming code, a model or a dataset are taken from it, as the rest are the
+paper's pages themselves (``schema:url``), not links it gives."""
+
+
 def extract(record: Record, log: IssueLog) -> Iterator[Mention]:
-    """Links named in the record's abstract (and title): GitHub repositories and other typed links."""
+    """Links named in the record's title, abstract, comment, journal reference and own addresses:
+    GitHub repositories and other typed links, each with the field it was found in (detail ``field``).
+
+    >>> from kg.records import SourceFile
+    >>> at = Location("x.jsonl", 3)
+    >>> record = Record("r", SourceFile("x.jsonl", "0" * 64, "r"), at, abstract=Span("We study LoRA.", at),
+    ...                 comment=Span("12 pages. Code: https://github.com/a/b", at))
+    >>> [(m.key, m.get("field")) for m in extract(record, IssueLog())]
+    [('https://github.com/a/b', 'comment')]
+    """
     seen: set[str] = set()
-    for span in (record.title, record.abstract):
+    for name in FIELDS:
+        span = getattr(record, name)
         if span is not None:
-            yield from _mentions(span, log, seen)
+            yield from _mentions(span, name, log, seen)
+    for span in record.links:
+        yield from _mentions(span, OWN_PAGES, log, seen, code_only=True)
 
 
 def find_links(text: str) -> list[FoundLink]:
@@ -229,25 +252,28 @@ def scan(text: str) -> Iterator[FoundLink | Rejection]:
         yield _classify(start, end, written, scheme, host, match.group("port") or "", path)
 
 
-def _mentions(span: Span, log: IssueLog, seen: set[str]) -> Iterator[Mention]:
+def _mentions(
+    span: Span, name: str, log: IssueLog, seen: set[str], *, code_only: bool = False
+) -> Iterator[Mention]:
     """Mentions of the links in one field, skipping keys already seen in the record."""
     for found in scan(span.text):
         if isinstance(found, Rejection):
-            log.warn(span.at, found.code, found.message)
+            if not code_only:  # a source's own address for the paper is its reader's to check
+                log.warn(span.at, found.code, found.message)
             continue
-        if found.key in seen:
+        if found.key in seen or (code_only and found.kind == "other"):
             continue
         seen.add(found.key)
-        yield _mention(found, span.at)
+        yield _mention(found, span.at, name)
 
 
-def _mention(found: FoundLink, at: Location) -> Mention:
+def _mention(found: FoundLink, at: Location, field: str) -> Mention:
     if found.kind == "repository":
         kind = "repository"
-        detail = {"name": found.name, "owner": found.owner, "url": found.url}
+        detail = {"field": field, "name": found.name, "owner": found.owner, "url": found.url}
     else:
         kind = "link"
-        detail = {"kind": found.kind, "url": found.url}
+        detail = {"field": field, "kind": found.kind, "url": found.url}
         if found.name:
             detail.update(owner=found.owner, name=found.name)
     return Mention(

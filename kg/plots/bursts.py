@@ -24,7 +24,7 @@ import pyoxigraph as ox
 
 from kg.plots import counts
 from kg.plots.options import PlotOptions
-from kg.plots.trend import shorten
+from kg.plots.trend import per_period, shorten, timeline
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -39,7 +39,8 @@ PALE = "#c9d6ec"
 
 @dataclass(frozen=True, slots=True)
 class Burst:
-    """A run of years in the burst state: first and last year (inclusive) and strength."""
+    """A run of periods in the burst state: first and last (inclusive, indices into the figure's
+    periods) and strength."""
 
     begin: int
     end: int
@@ -48,7 +49,7 @@ class Burst:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """A term of the figure: its first year with papers and its bursts, strongest first."""
+    """A term of the figure: its first period with papers (an index) and its bursts, strongest first."""
 
     concept: counts.Concept
     first: int
@@ -61,11 +62,15 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class Bursts:
-    """What the bursts figure draws: the years and one row per term (in order of their strongest burst)."""
+    """What the bursts figure draws: the periods and one row per term (in order of their strongest burst)."""
 
-    years: tuple[int, ...]
+    periods: tuple[str, ...]
     rows: tuple[Row, ...]
     kind: str
+    grain: str = "year"
+    note: str = ""
+    totals: tuple[int, ...] = ()
+    """Papers in each period."""
 
 
 def _cost(p: float, r: int, d: int) -> float:
@@ -127,27 +132,33 @@ def kleinberg(
 
 
 def compute(store: ox.Store, options: PlotOptions) -> Bursts:
-    """Each term's bursts over the graph's years; the ``top`` terms by their strongest burst."""
-    totals = counts.paper_totals(store)
-    years = tuple(range(min(totals), max(totals) + 1)) if totals else ()
-    papers = [totals.get(y, 0) for y in years]
+    """Each term's bursts over the periods of the axis; the ``top`` terms by their strongest burst.
+
+    Only periods with at least ``min_period`` papers take part: in a sparse period one paper is a
+    large share, and a term would burst on it.
+    """
+    dates, line = timeline(store, options)
+    papers_of = counts.members(store, options.kind, generic=options.generic)
+    used = [i for i, n in enumerate(line.totals) if n >= options.min_period]
+    totals = [line.totals[i] for i in used]
     rows: list[Row] = []
     for concept in counts.concepts(store, options.kind, generic=options.generic):
-        hits = [min(concept.count(y), d) for y, d in zip(years, papers, strict=True)]
+        all_hits = per_period(papers_of.get(concept.iri, set()), dates, line)
+        hits = [min(all_hits[i], d) for i, d in zip(used, totals, strict=True)]
         found = [
-            Burst(years[a], years[b], strength)
-            for a, b, strength in kleinberg(hits, papers, s=options.ratio, gamma=options.gamma)
+            Burst(used[a], used[b], strength)
+            for a, b, strength in kleinberg(hits, totals, s=options.ratio, gamma=options.gamma)
             if b - a + 1 >= options.min_duration
         ]
         if found:
             found.sort(key=lambda b: (-b.strength, b.begin))
-            first = min(y for y, n in concept.counts if n)
+            first = next(i for i, n in enumerate(all_hits) if n)
             rows.append(Row(concept, first, tuple(found)))
     rows.sort(key=lambda r: (-r.strongest.strength, r.concept.label.casefold(), r.concept.iri))
     top = rows[: options.top]
-    # drawn as CiteSpace lists them: by the year the burst begins
+    # drawn as CiteSpace lists them: by the period the burst begins
     top.sort(key=lambda r: (r.strongest.begin, -r.strongest.strength, r.concept.label.casefold()))
-    return Bursts(years, tuple(top), options.kind)
+    return Bursts(line.labels, tuple(top), options.kind, line.grain, line.note(), line.totals)
 
 
 def draw(data: Bursts, options: PlotOptions) -> Figure:
@@ -156,10 +167,11 @@ def draw(data: Bursts, options: PlotOptions) -> Figure:
 
     rows = data.rows
     height = 1.3 + 0.28 * max(len(rows), 1)
-    figure = new_figure(9.0, height)
+    wide = data.grain != "year"  # "2025-03" is wider than "2025": the columns need the room
+    figure = new_figure(11.0 if wide else 9.0, height)
     ax = figure.add_subplot()
     ax.set_axis_off()
-    what = {"method": "methods", "subject": "subjects", "area": "areas"}.get(data.kind, "terms")
+    what = {kind: f"{kind}s" for kind in counts.KINDS}.get(data.kind, "terms")
     if not rows:
         title = options.title or f"No bursts of {what}"
     elif len(rows) == 1:
@@ -167,41 +179,47 @@ def draw(data: Bursts, options: PlotOptions) -> Figure:
     else:
         title = options.title or f"Top {len(rows)} {what} with the strongest bursts"
     ax.set_title(title, loc="left")
-    # columns in axes units: the text columns, then the years' bar
-    col_term, col_year, col_strength, col_begin, col_end = 0.0, 0.43, 0.52, 0.58, 0.64
-    bar_left, bar_right = 0.67, 1.0
+    # columns in axes units: the text columns, then the periods' bar
+    col_term, col_year, col_strength, col_begin, col_end = (
+        (0.0, 0.40, 0.47, 0.545, 0.62) if wide else (0.0, 0.43, 0.52, 0.58, 0.64)
+    )
+    bar_left, bar_right = (0.64, 1.0) if wide else (0.67, 1.0)
     n = max(len(rows), 1)
     ax.set_xlim(0, 1)
     ax.set_ylim(n + 0.2, -1.2)
     header = {
         col_term: ("Terms", "left"),
-        col_year: ("Year", "right"),
+        col_year: ("First" if wide else "Year", "right"),
         col_strength: ("Strength", "right"),
         col_begin: ("Begin", "right"),
         col_end: ("End", "right"),
     }
     for x, (text, align) in header.items():
         ax.text(x, -0.6, text, ha=align, va="center", fontweight="bold")
-    if data.years:
-        span = f"{data.years[0]} - {data.years[-1]}"
+    if data.periods:
+        span = f"{data.periods[0]} - {data.periods[-1]}"
         ax.text((bar_left + bar_right) / 2, -0.6, span, ha="center", va="center", fontweight="bold")
     ax.plot([0, 1], [-0.15, -0.15], color="#444444", linewidth=0.8)
-    width = (bar_right - bar_left) / max(len(data.years), 1)
+    width = (bar_right - bar_left) / max(len(data.periods), 1)
     for i, row in enumerate(rows):
         burst = row.strongest
         ax.text(col_term, i + 0.5, shorten(row.concept.label, 48), ha="left", va="center")
-        ax.text(col_year, i + 0.5, str(row.first), ha="right", va="center")
+        ax.text(col_year, i + 0.5, data.periods[row.first], ha="right", va="center")
         ax.text(col_strength, i + 0.5, f"{burst.strength:.2f}", ha="right", va="center")
-        ax.text(col_begin, i + 0.5, str(burst.begin), ha="right", va="center")
-        ax.text(col_end, i + 0.5, str(burst.end), ha="right", va="center")
-        hot = {y for b in row.bursts for y in range(b.begin, b.end + 1)}
-        for j, year in enumerate(data.years):
-            color, thick = (RED, 0.5) if year in hot else (BLUE, 0.22) if year >= row.first else (PALE, 0.22)
+        ax.text(col_begin, i + 0.5, data.periods[burst.begin], ha="right", va="center")
+        ax.text(col_end, i + 0.5, data.periods[burst.end], ha="right", va="center")
+        hot = {j for b in row.bursts for j in range(b.begin, b.end + 1)}
+        for j, period in enumerate(data.periods):
+            if data.totals and data.totals[j] < options.min_period:
+                continue  # no papers enough to tell: a gap in the bar
+            color, thick = (RED, 0.5) if j in hot else (BLUE, 0.22) if j >= row.first else (PALE, 0.22)
             ax.add_patch(
-                _cell(bar_left + j * width, i + 0.5 - thick / 2, width, thick, color, f"cell-{i}-{year}")
+                _cell(bar_left + j * width, i + 0.5 - thick / 2, width, thick, color, f"cell-{i}-{period}")
             )
     if not rows:
         ax.text(0.5, 0.5, "no bursts found", ha="center", va="center", color="#777777")
+    if data.note:
+        ax.text(0.0, n + 0.1, data.note, ha="left", va="top", color="#555555", fontsize=8)
     return figure
 
 

@@ -1,6 +1,7 @@
 """The matplotlib side of ``kg plot``: the house style, a new figure, and deterministic, atomic saving.
 
-matplotlib is an optional extra (``pip install 'kg[plot]'``), imported here when a figure is drawn.
+matplotlib is an optional extra (``plot``; :func:`kg.extras.install_command` says how to install it), imported
+here when a figure is drawn.
 Figures are made without pyplot (no global state, nothing kept alive after a figure is saved) on the
 Agg canvas.  Text from pages is data: mathtext and TeX are off, so a title with ``$x$`` is drawn
 as written, never parsed.  SVG output is byte-identical for the same figure (a fixed hash salt for
@@ -49,8 +50,10 @@ def require() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError as e:
+        from kg.extras import install_command
+
         raise KgError(
-            "kg plot draws with matplotlib, which is not installed: pip install 'kg[plot]'",
+            f"kg plot draws with matplotlib, which is not installed: {install_command('plot')}",
             code="missing-extra",
         ) from e
 

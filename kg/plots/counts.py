@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from kg.errors import KgError
+from kg.plots.periods import PaperDate, paper_date
 from kg.sparql import Solutions, execute
 from kg.vocab import PREFIXES
 
@@ -25,8 +26,13 @@ KINDS: dict[str, str] = {
     "method": "schema:mentions",
     "subject": "dcterms:subject",
     "area": "kg:area",
+    "task": "schema:about",
+    "dataset": "kg:usesDataset",
 }
 """The kinds of concept a figure counts, and the property from a paper to each."""
+
+GENERIC_KINDS = ("method", "task")
+"""The kinds whose umbrella concepts (``kg:generic true``) are left out unless asked for."""
 
 NOT_GENERIC = "FILTER NOT EXISTS { ?concept kg:generic ?generic . FILTER(?generic) }"
 """Leaves out umbrella methods: ``kg:generic true`` (any true boolean) on the concept."""
@@ -116,13 +122,57 @@ def paper_totals(store: ox.Store) -> dict[int, int]:
     return dict(sorted(totals.items()))
 
 
+def paper_dates(store: ox.Store) -> dict[str, PaperDate]:
+    """Every paper's year and, when its dates or arXiv id say, month (``kg.plots.periods.paper_date``)."""
+    rows = select(
+        store,
+        "SELECT ?paper ?year ?issued ?modified ?id WHERE {\n"
+        "  ?paper a schema:ScholarlyArticle .\n"
+        "  OPTIONAL { ?paper fabio:hasPublicationYear ?year }\n"
+        "  OPTIONAL { ?paper dcterms:issued ?issued }\n"
+        "  OPTIONAL { ?paper dcterms:modified ?modified }\n"
+        '  OPTIONAL { ?paper dcterms:identifier ?id FILTER(STRSTARTS(STR(?id), "arxiv:")) }\n'
+        "}",
+        "paper-dates",
+    )
+    found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for row in rows:
+        facts = found[row["paper"]]
+        for name in ("year", "issued", "modified", "id"):
+            if name in row:
+                facts[name].add(row[name])
+    return {
+        paper: paper_date(
+            max(facts["year"], default=None),
+            min(facts["issued"], default=None),
+            facts["id"],
+            max(facts["modified"], default=None),
+        )
+        for paper, facts in sorted(found.items())
+    }
+
+
+def members(store: ox.Store, kind: str, *, generic: bool = False) -> dict[str, set[str]]:
+    """The papers of each concept of ``kind`` (each directly linked, as the build's counts count them)."""
+    if kind == "method":
+        return mentions(store, generic=generic)
+    if kind not in KINDS:
+        raise KgError(f"unknown kind {kind!r}; choose from: {', '.join(KINDS)}", code="bad-option")
+    found: dict[str, set[str]] = defaultdict(set)
+    left_out = generic_methods(store) if kind in GENERIC_KINDS and not generic else set()
+    for row in select(store, f"SELECT ?paper ?concept WHERE {{ ?paper {KINDS[kind]} ?concept }}", f"{kind}-papers"):
+        if row["concept"] not in left_out:
+            found[row["concept"]].add(row["paper"])
+    return dict(found)
+
+
 def concepts(store: ox.Store, kind: str, *, generic: bool = False) -> list[Concept]:
     """Every concept of ``kind`` that has dated papers, with its counts per year, most papers first."""
     try:
         predicate = KINDS[kind]
     except KeyError:
         raise KgError(f"unknown kind {kind!r}; choose from: {', '.join(KINDS)}", code="bad-option") from None
-    leave_out = NOT_GENERIC if kind == "method" and not generic else ""
+    leave_out = NOT_GENERIC if kind in GENERIC_KINDS and not generic else ""
     # the counts the build wrote, for the concepts papers name with this kind's property (an EXISTS
     # per count: a few thousand counts at 100k papers, where the mentions are 338,000)
     rows = select(
@@ -154,6 +204,11 @@ def concepts(store: ox.Store, kind: str, *, generic: bool = False) -> list[Conce
     return sorted(found, key=lambda c: (-c.total, c.label.casefold(), c.iri))
 
 
+MAX_VALUES = 1000
+"""Concepts whose labels are looked up by name at most (a query's text is capped at 100,000
+characters); more are read with every concept of the kind."""
+
+
 def labels(store: ox.Store, kind: str, iris: set[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
     """How each concept is shown and its other names: a method's label and alternative labels, a
     subject's ``label (notation)``, an area's ``broader · label`` (areas repeat names such as
@@ -163,15 +218,30 @@ def labels(store: ox.Store, kind: str, iris: set[str]) -> dict[str, tuple[str, t
     values = " ".join(f"<{iri}>" for iri in sorted(iris))
     extra = {
         "method": "OPTIONAL { ?concept skos:altLabel ?other }",
+        "task": "OPTIONAL { ?concept skos:altLabel ?other }",
+        "dataset": "OPTIONAL { ?concept skos:altLabel ?other }",
         "subject": "OPTIONAL { ?concept skos:notation ?other }",
         "area": "OPTIONAL { ?concept skos:broader ?parent . ?parent skos:prefLabel ?other }",
     }[kind]
-    rows = select(
-        store,
-        f"SELECT ?concept ?label ?other WHERE {{\n  VALUES ?concept {{ {values} }}\n"
-        f"  OPTIONAL {{ ?concept skos:prefLabel ?label }}\n  {extra}\n}}",
-        f"{kind}-labels",
-    )
+    if len(iris) > MAX_VALUES:  # thousands of open tasks: every concept's labels, kept in Python
+        values, wanted = "", "?paper " + KINDS[kind] + " ?concept"
+        rows = [
+            row
+            for row in select(
+                store,
+                f"SELECT DISTINCT ?concept ?label ?other WHERE {{\n  {{ SELECT DISTINCT ?concept WHERE {{ {wanted} }} }}\n"
+                f"  OPTIONAL {{ ?concept skos:prefLabel ?label }}\n  {extra}\n}}",
+                f"{kind}-labels",
+            )
+            if row["concept"] in iris
+        ]
+    else:
+        rows = select(
+            store,
+            f"SELECT ?concept ?label ?other WHERE {{\n  VALUES ?concept {{ {values} }}\n"
+            f"  OPTIONAL {{ ?concept skos:prefLabel ?label }}\n  {extra}\n}}",
+            f"{kind}-labels",
+        )
     label: dict[str, str] = {}
     others: dict[str, set[str]] = defaultdict(set)
     for row in rows:

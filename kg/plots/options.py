@@ -19,12 +19,25 @@ class PlotOptions:
     """trend: arXiv subjects to draw (code or name)."""
     areas: tuple[str, ...] = ()
     """trend: conference areas to draw (label)."""
+    tasks: tuple[str, ...] = ()
+    """trend: tasks to draw (label, abbreviation or slug)."""
+    datasets: tuple[str, ...] = ()
+    """trend: datasets to draw (name or slug)."""
     kind: str = "method"
     """trend, bursts: which concepts to rank when none is named (method, subject or area)."""
     top: int = 8
     """trend: the N concepts with most papers; bursts: the N strongest bursts."""
     share: bool = False
-    """trend: each year's share of papers instead of counts."""
+    """trend: each period's share of papers instead of counts."""
+    grain: str = "auto"
+    """trend, bursts: count by month, quarter or year; auto chooses by the span of the data."""
+    start: str = ""
+    """trend, bursts: the first period drawn (YYYY, YYYY-MM or YYYY-Qn); default: where the data starts to mean something."""
+    stop: str = ""
+    """trend, bursts: the last period drawn."""
+    min_period: int = 10
+    """trend, bursts: a period with fewer papers gets no share and no burst, and the axis starts and ends
+    at periods with at least this many."""
     generic: bool = False
     """Keep umbrella methods (``kg:generic true``), left out by default."""
     ratio: float = 2.0
@@ -32,7 +45,7 @@ class PlotOptions:
     gamma: float = 1.0
     """bursts: the cost of entering the burst state, in units of ln(years) (Kleinberg's gamma)."""
     min_duration: int = 1
-    """bursts: shortest burst shown, in years."""
+    """bursts: shortest burst shown, in periods."""
     min_papers: int = 2
     """thematic-map: methods used by fewer papers are left out."""
     terms: int = 250
@@ -55,4 +68,4 @@ class PlotOptions:
     @property
     def named(self) -> bool:
         """Whether concepts were named (rather than the top ones chosen)."""
-        return bool(self.methods or self.subjects or self.areas)
+        return bool(self.methods or self.subjects or self.areas or self.tasks or self.datasets)

@@ -18,6 +18,9 @@ are named for what they take and bound as RDF terms (see ``kg.sparql.bind``):
   categories), an arXiv subject name or a conference area label;
 - ``year``: a year, as an integer (bound as ``xsd:gYear``);
 - ``owner``: a GitHub owner, as written (ignoring case);
+- ``by``: ``month``, ``quarter`` or ``year``: the grain of a trend;
+- ``from``, ``to``: periods (``2025``, ``2025-03``, ``2025-Q2``), bound as the first or last month they
+  hold (``2025-01``, ``2025-06``);
 - ``generic``: ``true`` or ``false`` (also ``yes``/``no``, ``1``/``0``), bound as ``xsd:boolean``:
   whether generic concepts (``kg:generic true``: neural network, language model, ...) are listed
   and counted; the queries that take it default to ``false``;
@@ -52,9 +55,20 @@ PARAM_KINDS: dict[str, str] = {
     "year": "a year (integer)",
     "owner": "a GitHub owner",
     "generic": "true or false: include generic (umbrella) concepts",
+    "by": "month, quarter or year: the grain of a trend",
+    "from": "the first period: YYYY, YYYY-MM or YYYY-Qn",
+    "to": "the last period: YYYY, YYYY-MM or YYYY-Qn",
     "limit": "at most this many rows",
 }
-"""Parameter names a named query may declare, and what each takes."""
+"""Parameter names a named query may declare, and what each takes; besides them, the kind of page of
+any kind of fact (``kg.kinds.Listing.page``: ``task``, ``dataset`` ...) takes an entity's label."""
+
+
+def param_kinds() -> dict[str, str]:
+    """Every parameter name a named query may declare (see :data:`PARAM_KINDS`)."""
+    from kg.kinds.table import listings
+
+    return {**{page: f"a {page}'s label" for page in listings()}, **PARAM_KINDS}
 
 
 _BOOLEANS = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
@@ -83,6 +97,17 @@ class Param:
             if flag is None:
                 raise UsageError(f"generic must be true or false, not {value!r}", code="bad-param")
             return ox.Literal(flag, datatype=XSD.boolean)
+        if self.name == "by":
+            if value.strip().casefold() not in ("month", "quarter", "year"):
+                raise UsageError(f"by must be month, quarter or year, not {value!r}", code="bad-param")
+            return ox.Literal(value.strip().casefold())
+        if self.name in ("from", "to"):
+            from kg.plots.periods import bound, label
+
+            try:  # bound as the period's first (from) or last (to) month
+                return ox.Literal(label(bound(value, "month", end=self.name == "to"), "month"))
+            except KgError as e:
+                raise UsageError(f"{self.name}: {e.message}", code="bad-param") from e
         if self.name == "year":
             if not re.fullmatch(r"\d{4}", value.strip()):
                 raise UsageError(f"year must be a 4-digit integer, not {value!r}", code="bad-param")
@@ -236,7 +261,7 @@ def parse(path: Path) -> NamedQuery:
                     )
                 needs.append(KG[term[3:]].value)
         elif name is not None:
-            if name not in PARAM_KINDS:
+            if name not in param_kinds():
                 raise KgError(f"unknown parameter name {name!r}", code="bad-named-query")
             required, default = False, None
             flags = _FLAGS.search(value)

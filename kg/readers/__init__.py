@@ -44,10 +44,11 @@ READERS: dict[str, Reader] = {
     oai.NAME: oai,
     atom.NAME: atom,
     jsonl.NAME: jsonl,
-    bibtex.NAME: bibtex,
     profile.NAME: profile,
     listing.NAME: listing,
     daily.NAME: daily,
+    # after the pages, which their first line names: BibTeX may follow any free text
+    bibtex.NAME: bibtex,
 }
 """Formats in the order they are tried."""
 

@@ -35,7 +35,7 @@ from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
 from defusedxml.expatreader import DefusedExpatParser  # type: ignore[import-untyped]
 
 from kg.errors import IssueLog
-from kg.readers.pages import MAX_ABSTRACT, MAX_AUTHORS, MAX_NAME, MAX_TITLE, bounded
+from kg.readers.pages import MAX_ABSTRACT, MAX_AUTHORS, MAX_NAME, MAX_TITLE, author_name, bounded
 from kg.readers.text import TextFile, clean
 from kg.records import Location, Record, SourceFile, Span
 
@@ -399,11 +399,12 @@ def year_of(date: Span | None) -> Span | None:
 
 
 def person(name: Span, log: IssueLog) -> Span | None:
-    """An author name, or None (with a warning) when it is too long to be a name."""
+    """An author name, or None (with a warning) when it is too long to be a name or is none
+    (``kg.readers.pages.author_name``)."""
     if len(name.text) > MAX_NAME:
         log.warn(name.at, "name-too-long", f"author name of {len(name.text)} characters skipped")
         return None
-    return name
+    return author_name(name, log)
 
 
 def capped(spans: list[Span], at: Location, log: IssueLog) -> tuple[Span, ...]:

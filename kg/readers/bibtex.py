@@ -48,6 +48,9 @@ logging.getLogger("bibtexparser").propagate = False
 
 _START = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
 _STRAY_FIELD = re.compile(r"^\s*[A-Za-z][\w-]*\s*=\s*[{\"0-9]")
+_OPENS_ENTRY = re.compile(r"\s*@\s*[A-Za-z]+\s*[{(]\s*[^,\s{}()=\"]+\s*,(.*)$")
+"""A line that opens an entry with its key (``@article{smith2020,``), and what follows on it."""
+_FIELD = re.compile(r"\s*[A-Za-z][\w-]*\s*=\s*[{\"0-9A-Za-z]")
 _KEY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()=]*)")
 _ARXIV_IN_TEXT = re.compile(
     r"(?:arxiv(?:\s+preprint)?\s*:?\s*|arxiv\.org/(?:abs|pdf)/|^abs/)"
@@ -57,18 +60,32 @@ _ARXIV_IN_TEXT = re.compile(
 
 
 def sniff(head: str) -> bool:
-    """BibTeX: the first content after ``%`` comment lines is an ``@type{`` entry.
+    """BibTeX: the first content after ``%`` comment lines is an ``@type{`` entry, or, after free text
+    (BibTeX reads anything outside entries as a comment, and some exports start with a note), a line
+    that opens an entry with its key, followed by a field.
 
     >>> sniff("% exported by Zotero\\n\\n@article{smith2020,\\n  title = {X},")
+    True
+    >>> sniff("Exported from My Library on 2024-05-01.\\nAll rights reserved.\\n\\n@misc{x2020,\\n  title = {X},")
     True
     >>> sniff("Daily Papers\\n@article{x,")
     False
     """
-    for line in head.lstrip("\ufeff").splitlines():
+    lines = head.lstrip("\ufeff").splitlines()
+    for line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith("%"):
             continue
-        return _START.match(stripped) is not None
+        if _START.match(stripped) is not None:
+            return True
+        break
+    for number, line in enumerate(lines):
+        entry = _OPENS_ENTRY.match(line)
+        if entry is None:
+            continue
+        following = [entry.group(1), *(ln for ln in lines[number + 1 : number + 4] if ln.strip())]
+        if any(_FIELD.match(text) for text in following[:2]):
+            return True
     return False
 
 
@@ -204,6 +221,20 @@ def _arxiv(fields: dict[str, Span]) -> Span | None:
     return None
 
 
+_ADDRESS = re.compile(r"https?://[^\s{}<>\"'\\]+")
+
+
+def _address(span: Span | None) -> Span | None:
+    """The web address a field gives (``url``, ``howpublished = {\\url{...}}``), if it gives one.
+
+    >>> _address(Span(r"\\url{https://github.com/a/b}", Location("x.bib", 4))).text
+    'https://github.com/a/b'
+    """
+    given = _decoded(span)
+    found = _ADDRESS.search(given.text) if given is not None else None
+    return Span(found.group().rstrip(".,;"), given.at) if given is not None and found is not None else None
+
+
 def _record(entry: Entry, source: SourceFile, name: str, log: IssueLog) -> Record | None:
     at = Location(name, (entry.start_line or 0) + 1)
     fields = _fields(entry, name)
@@ -224,9 +255,9 @@ def _record(entry: Entry, source: SourceFile, name: str, log: IssueLog) -> Recor
             log.warn(doi.at, "bad-field", f"DOI {doi.text[:80]!r} of {entry.key!r} is not a DOI")
         else:
             identifiers.append(Span(f"doi:{value}", doi.at))
-    url = fields.get("url")
-    if url is not None and url.text.strip().startswith(("http://", "https://")):
-        links.insert(0, Span(url.text.strip(), url.at))
+    # the entry's own addresses: url, and a URL howpublished gives (\url{...} on @misc entries)
+    own = [_address(fields.get(key)) for key in ("url", "howpublished")]
+    links[:0] = [span for span in own if span is not None]
     authors: tuple[Span, ...] = ()
     complete = True
     if "author" in fields:
@@ -245,6 +276,7 @@ def _record(entry: Entry, source: SourceFile, name: str, log: IssueLog) -> Recor
         venue = None  # "arXiv preprint arXiv:2401.00001" names the arXiv id, not a venue
     primary = _decoded(fields.get("primaryclass"))
     abstract = _decoded(fields.get("abstract"))
+    note = _decoded(fields.get("note"))
     return Record(
         reader=NAME,
         source=source,
@@ -259,4 +291,7 @@ def _record(entry: Entry, source: SourceFile, name: str, log: IssueLog) -> Recor
         identifiers=tuple(identifiers),
         links=tuple(links),
         venue=bounded(venue, MAX_TITLE, "venue", log) if venue else None,
+        # BibTeX's free remark, where entries name their code ("Code at https://github.com/..."), as an
+        # arXiv comment does
+        comment=bounded(note, MAX_ABSTRACT, "note", log) if note else None,
     )

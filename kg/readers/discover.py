@@ -8,10 +8,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.cache import CACHE_DIR, LEDGER, MANIFEST
-from kg.errors import IssueLog, UsageError
+from kg.errors import IssueLog, UsageError, escaped_path
+from kg.layout import NAMES
 from kg.records import Location
-from kg.store import STORE_DIR
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,15 +20,16 @@ class InputFile:
 
 
 def shown_path(path: Path) -> str:
-    """A path as messages and provenance name it: relative to the working folder when inside it."""
+    """A path as messages and provenance name it: relative to the working folder when inside it, and
+    printable: control characters and bytes that are not UTF-8 escaped (``bad\\xff.txt``, ``a\\nb``),
+    backslashes doubled so that no two names are shown alike (:func:`kg.errors.escaped_path`)."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        text = path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
-        return path.resolve().as_posix()
+        text = path.resolve().as_posix()
+    return escaped_path(text.replace("\\", "\\\\"))
 
 
-OUTPUT_NAMES = ("graph.ttl", "coauthors.html", "topics.html", STORE_DIR, CACHE_DIR, MANIFEST, LEDGER, "export")
-"""What kg writes into a build folder (``kg export`` adds ``export/``): never read back as input."""
 
 
 def discover(paths: Iterable[Path], log: IssueLog, out: Path | None = None) -> list[InputFile]:
@@ -103,21 +103,22 @@ def _walk(folder: Path, log: IssueLog, out: tuple[int, int] | None = None) -> It
         seen.add((st.st_dev, st.st_ino))
         if out is not None and (st.st_dev, st.st_ino) == out:
             # the build folder lies among the inputs: what kg wrote there is no listing
-            ours = sorted(n for n in (*dirs, *files) if n in OUTPUT_NAMES)
+            ours = sorted(n for n in (*dirs, *files) if n in NAMES)
             if ours:
                 log.warn(
                     Location(shown_path(here), 0),
                     "output-folder",
                     f"kg's own outputs in the output folder not read as input: {', '.join(ours)}",
                 )
-            dirs[:] = [d for d in dirs if d not in OUTPUT_NAMES]
-            files = [f for f in files if f not in OUTPUT_NAMES]
+            dirs[:] = [d for d in dirs if d not in NAMES]
+            files = [f for f in files if f not in NAMES]
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if name.startswith("."):
                 continue
             file = here / name
-            at = Location(f"{shown_path(here)}/{name}", 0)  # the link as listed, not where it leads
+            # the link as listed, not where it leads
+            at = Location(f"{shown_path(here)}/{escaped_path(name.replace(chr(92), chr(92) * 2))}", 0)
             try:
                 file.stat()
             except OSError as e:

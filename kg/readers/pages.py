@@ -64,5 +64,37 @@ def split_authors(span: Span, log: IssueLog) -> tuple[Span, ...]:
         if len(name) > MAX_NAME:
             log.warn(span.at, "name-too-long", f"author name of {len(name)} characters skipped")
             continue
-        authors.append(Span(name, span.at))
+        kept = author_name(Span(name, span.at), log)
+        if kept is not None:
+            authors.append(kept)
     return tuple(authors)
+
+
+_JOINER = re.compile(r"^(?:and|&)\s+(?=\w)")
+
+
+def author_name(name: Span, log: IssueLog) -> Span | None:
+    """An author as a source lists it, or None (with a warning) when it is no name: a name has a letter
+    (":" or "1,2" left over from a page's punctuation or footnote marks is none), and a list's joiner
+    written into its last element ("and Huchuan Lu") is taken off with a warning.
+
+    >>> log = IssueLog()
+    >>> at = Location("a", 3)
+    >>> [author_name(Span(n, at), log) for n in (":", "1, 2")], author_name(Span("and Huchuan Lu", at), log).text
+    ([None, None], 'Huchuan Lu')
+    >>> [i.code for i in log.issues], author_name(Span("Andrés Ng", at), log).text
+    (['not-a-name', 'not-a-name', 'joined-author'], 'Andrés Ng')
+    """
+    text = name.text.strip()
+    if not any(c.isalpha() for c in text):
+        log.warn(name.at, "not-a-name", f"author {text[:40]!r} skipped (expected a name, with a letter)")
+        return None
+    joiner = _JOINER.match(text)
+    if joiner is not None:
+        log.warn(
+            name.at,
+            "joined-author",
+            f"author {text[:60]!r} read as {text[joiner.end():][:60]!r} (a list's 'and' was written into the name)",
+        )
+        return Span(text[joiner.end() :], name.at)
+    return name if text == name.text else Span(text, name.at)

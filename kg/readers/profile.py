@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from kg.errors import IssueLog
-from kg.readers.pages import MAX_ABSTRACT, MAX_NAME, MAX_TITLE, bounded, text_lines
+from kg.readers.pages import MAX_ABSTRACT, MAX_NAME, MAX_TITLE, author_name, bounded, text_lines
 from kg.readers.text import TextFile
 from kg.records import Location, Record, SourceFile, Span
 
@@ -88,7 +88,7 @@ def _person(header: list[Span], path: str, log: IssueLog) -> Span | None:
     for span in header:
         m = _ATTRIBUTED.match(span.text)
         if m and len(m.group(1)) <= MAX_NAME:
-            return Span(m.group(1).strip(), span.at)
+            return author_name(Span(m.group(1).strip(), span.at), log)
     if len(header) >= 2 and header[0].text == "arXiv subjects" and len(header[1].text) <= MAX_NAME:
         return header[1]
     log.warn(

@@ -8,7 +8,9 @@ UTF-8 byte order mark and control characters removed.
 from __future__ import annotations
 
 import gzip
+import os
 import re
+import stat
 import unicodedata
 import zlib
 from collections.abc import Iterable, Iterator
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from kg.errors import IssueLog
+from kg.errors import IssueLog, KgError
 from kg.records import Location
 
 SNIFF_BYTES = 64 * 1024
@@ -44,6 +46,11 @@ _MAGIC = (
     (b"SQLite format 3\x00", "an SQLite database"),
 )
 """What a binary file is, by its first bytes: named in the message instead of a decoding error."""
+
+MAX_BAD_SHARE = 0.2
+"""A file is not UTF-8 text at all when more than this share of its first bytes do not decode (text in
+another encoding that is mostly not ASCII, or binary without NULs); fewer are damage, each costing a
+``bad-utf8`` warning and the bytes (Latin-1 text in a Western language has a few per cent)."""
 
 _DAMAGED_GZIP = (OSError, EOFError, zlib.error)
 
@@ -154,10 +161,12 @@ def open_text(path: Path, name: str, log: IssueLog) -> TextFile | None:
     try:
         with path.open("rb") as f:
             head = f.read(SNIFF_BYTES)
+            if not head.startswith(GZIP_MAGIC):
+                head = _past_blank(f, head)
         if head.startswith(GZIP_MAGIC):
             gzipped = True
             with gzip.open(path, "rb") as z:
-                head = z.read(SNIFF_BYTES)
+                head = _past_blank(cast(BinaryIO, z), z.read(SNIFF_BYTES))
     except _DAMAGED_GZIP as e:
         if not gzipped or isinstance(e, PermissionError):
             log.error(at, "unreadable-file", f"cannot read file: {getattr(e, 'strerror', None) or e}")
@@ -187,17 +196,73 @@ def open_text(path: Path, name: str, log: IssueLog) -> TextFile | None:
             log.error(at, "binary-file", f"{packed} is binary, has {nuls} NUL bytes (expected UTF-8 text)")
             return None
         head = rest  # a few stray NULs in text: each line's are removed, with a warning, as it is read
-    text = head.decode("utf-8", errors="ignore") if _is_utf8(head) else None
-    if text is None:
-        bad = _first_bad_byte(head)
-        line = head.count(b"\n", 0, bad) + 1
+    text = head.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - head.count("\ufffd".encode())
+    if bad > MAX_BAD_SHARE * len(head):
+        first = _first_bad_byte(head)
         log.error(
-            Location(name, line),
+            Location(name, head.count(b"\n", 0, first) + 1),
             "not-utf8",
-            f"byte {head[bad]:#04x} is not UTF-8 (expected UTF-8 text; Latin-1 or Windows-1252?)",
+            f"{packed} is not UTF-8 text: byte {head[first]:#04x} and {bad - 1} more of its first {len(head)} bytes "
+            "are not UTF-8 (expected UTF-8 text; another encoding, or binary?)",
         )
         return None
+    # a few bytes that are not UTF-8 cost a warning on their line as it is read (TextFile.lines), not the file
     return TextFile(path, name, text.lstrip("\ufeff"), log, gzipped)
+
+
+_BLANK = b" \t\r\n\x0b\x0c"
+_BOM = b"\xef\xbb\xbf"
+
+
+def _past_blank(f: BinaryIO, head: bytes) -> bytes:
+    """The sniff window of a file: its first :data:`SNIFF_BYTES`, or, when those are all blank, the
+    :data:`SNIFF_BYTES` from its first other byte on (format detection looks at content; the lines
+    keep their numbers, being read from the start).  Blank space is read past in chunks, so a file
+    of gigabytes of it costs time in proportion, never memory."""
+    if head.startswith(_BOM):
+        head = head[len(_BOM) :]
+    if head.strip(_BLANK) or len(head) < SNIFF_BYTES - len(_BOM):
+        return head
+    while True:
+        chunk = f.read(SNIFF_BYTES)
+        if not chunk:
+            return head  # blank to the end: "whitespace only"
+        rest = chunk.lstrip(_BLANK)
+        if rest:
+            return rest + f.read(SNIFF_BYTES - len(rest)) if len(rest) < SNIFF_BYTES else rest
+
+
+def read_side_file(path: Path, limit: int, what: str, shown: str | None = None) -> bytes:
+    """The bytes of a file given beside the inputs (a thesaurus, a query file): a regular file of at
+    most ``limit`` bytes, read in bounded time and memory.
+
+    A FIFO would block the read for ever and ``/dev/zero`` never ends, so anything but a regular
+    file is refused without reading from it (opened non-blocking, then looked at); a file over
+    ``limit``, or one that grows past it while read, is refused too.  Raises
+    :class:`~kg.errors.KgError`: ``not-a-file``, ``file-too-large`` or ``unreadable-file``.
+    """
+    at = Location(shown if shown is not None else str(path), 0)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise KgError(f"cannot read {what}: {e.strerror or e}", at, "unreadable-file") from e
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO, device or socket"
+            raise KgError(f"{what} is {kind}, not a regular file (expected a text file)", at, "not-a-file")
+        if st.st_size > limit:
+            raise KgError(f"{what} has {st.st_size:,} bytes (expected at most {limit:,})", at, "file-too-large")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise KgError(f"cannot read {what}: {e.strerror or e}", at, "unreadable-file") from e
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise KgError(f"{what} grew past {limit:,} bytes while read (expected at most {limit:,})", at, "file-too-large")
+    return data
 
 
 def _gzip_reason(e: BaseException) -> str:

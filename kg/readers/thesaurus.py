@@ -22,8 +22,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.errors import IssueLog
-from kg.readers.text import clean
+from kg.errors import IssueLog, KgError
+from kg.readers.text import clean, read_side_file
 from kg.records import Location
 
 HEADER = ("label", "replace by")
@@ -66,15 +66,10 @@ def key(text: str) -> str:
 def read(path: Path, log: IssueLog, shown: str | None = None) -> Thesaurus:
     """The thesaurus in ``path``; problems go to ``log`` (an unusable file is an error and gives no rows)."""
     name = shown if shown is not None else str(path)
-    at = Location(name, 0)
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            log.error(at, "file-too-large", f"thesaurus has {size:,} bytes (expected at most {MAX_BYTES:,})")
-            return Thesaurus(name, "", ())
-        data = path.read_bytes()
-    except OSError as e:
-        log.error(at, "unreadable-file", f"cannot read the thesaurus: {e.strerror or e}")
+    try:  # a regular file under MAX_BYTES: a FIFO or /dev/zero is refused, never waited on
+        data = read_side_file(path, MAX_BYTES, "the thesaurus", name)
+    except KgError as e:
+        log.error(e.at or Location(name, 0), e.code, e.message)
         return Thesaurus(name, "", ())
     digest = hashlib.sha256(data).hexdigest()
     try:

@@ -6,12 +6,28 @@ the graph stays text here; the templates escape it (and ``chart.bars`` escapes i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
+from kg.kinds.table import listings
+from kg.plots.periods import label
 from kg.site.chart import bars
 from kg.site.egomap import egomap
-from kg.site.entities import PLURALS, Entity, Site, method_counts, shares, tally
+from kg.site.entities import (
+    MIN_PERIOD,
+    Entity,
+    Site,
+    papers_per_period,
+    period_counts,
+    plurals,
+    rising,
+    rolled_up,
+    share_text,
+    tally,
+    window_label,
+    windows,
+)
 
 PAGE_SIZE = 50
 """Papers listed on one page; longer lists go on to ``SLUG~2.html``, ``SLUG~3.html``, ..."""
@@ -80,8 +96,8 @@ class Page:
         return "../" * self.path.count("/")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {PLURALS.get(word, word + 's')}"
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {plurals().get(word, word + 's')}"
 
 
 def link(site: Site, iri: str, root: str, note: str = "") -> Link:
@@ -127,14 +143,77 @@ def paper_row(site: Site, paper: str, root: str, focus: str = "") -> PaperRow:
     return replace(row, matched=matched)
 
 
+RISING_ON_A_TASK = 10
+"""Rows of a task page's table of rising methods."""
+
+
+def _rising_on(site: Site, task: Entity, root: str) -> Section:
+    """The methods whose share of a task's papers grew most, the windows of the site's rising table."""
+    rises = rising(site, RISING_ON_A_TASK, rolled_up(site, task))
+    last, before = windows(site)
+    if not rises:
+        text = (
+            "No method's share of its papers grew between the last two windows, or it has fewer than "
+            f"{MIN_PERIOD} papers in one of them."
+        )
+        return Section(
+            "Methods rising on it", "table", header=("method",), rows=(), text=text, anchor="rising"
+        )
+    then, now = window_label(before, site.grain), window_label(last, site.grain)
+    rows = tuple(
+        (
+            link(site, r.iri, root),
+            (
+                f"{r.count_before:,} ({share_text(r.count_before, r.total_before)})",
+                f"{r.count_last:,} ({share_text(r.count_last, r.total_last)})",
+                f"+{r.points:.1f}",
+            ),
+        )
+        for r in rises
+    )
+    text = (
+        f"Its papers (and its narrower tasks') that mention each method, and their share of its papers "
+        f"({then}: {rises[0].total_before:,}, {now}: {rises[0].total_last:,}); change in percentage points. "
+        "Broad paradigms and generic methods are left out."
+    )
+    return Section(
+        "Methods rising on it",
+        "table",
+        header=("method", then, now, "points"),
+        rows=rows,
+        text=text,
+        anchor="rising",
+    )
+
+
 def _counted(site: Site, items: list[str], root: str, title: str, word: str = "paper") -> Section:
-    return _listed(site, tally(items), root, title, word)
+    return _listed(site, tally(items, site), root, title, word)
 
 
 def _listed(site: Site, counted: list[tuple[str, int]], root: str, title: str, word: str) -> Section:
-    links = tuple(link(site, iri, root, _plural(n, word)) for iri, n in counted[:TOP])
+    links = tuple(link(site, iri, root, plural(n, word)) for iri, n in counted[:TOP])
     more = f"and {len(counted) - TOP:,} more" if len(counted) > TOP else ""
     return Section(title, "links", links=links, more=more)
+
+
+def linked_kinds(site: Site, papers: Sequence[str], own: str) -> list[tuple[str, list[str]]]:
+    """The entities of the kinds of fact listed by properties of their own (tasks, datasets:
+    ``kg.kinds.Listing.links`` kept in ``Corpus.links``) that some papers link to, once per paper, with
+    the plural of each kind other than ``own``.  Umbrella concepts ("reasoning", ``kg:generic``) are
+    left out: on every page they would lead the list and say nothing of it."""
+    corpus = site.corpus
+    kinds = []
+    for kind, listing in listings().items():
+        if kind == own or not any(prop in corpus.links for prop in listing.links):
+            continue
+        items = [
+            e
+            for p in papers
+            for e in sorted({e for prop in listing.links for e in corpus.links.get(prop, {}).get(p, [])})
+            if e not in corpus.generic
+        ]
+        kinds.append((listing.plural.capitalize(), items))
+    return kinds
 
 
 def _pages(entity: Entity) -> int:
@@ -188,7 +267,7 @@ def entity_pages(site: Site, entity: Entity) -> list[Page]:
             sections.insert(at, papers)
         else:
             sections.append(papers)
-        subtitle = f"{_kind_name(entity.kind)} · {_plural(len(entity.papers), 'paper')}"
+        subtitle = f"{_kind_name(entity.kind)} · {plural(len(entity.papers), 'paper')}"
         if number > 1:
             subtitle += f" · page {number}"
         pages.append(
@@ -218,7 +297,7 @@ def _outside(site: Site, entity: Entity) -> tuple[Link, ...]:
 
 def person_sections(site: Site, person: Entity, root: str) -> list[Section]:
     corpus = site.corpus
-    coauthors = tally([a for p in person.papers for a in corpus.authors.get(p, []) if a != person.iri])
+    coauthors = tally([a for p in person.papers for a in corpus.authors.get(p, []) if a != person.iri], site)
     methods = [m for p in person.papers for m in corpus.mentions.get(p, [])]
     subjects = [s for p in person.papers for s in corpus.subjects.get(p, []) + corpus.areas.get(p, [])]
     years = sorted({corpus.papers[p].year for p in person.papers if corpus.papers[p].year})
@@ -233,6 +312,10 @@ def person_sections(site: Site, person: Entity, root: str) -> list[Section]:
         *coauthor_map,
         _listed(site, coauthors, root, "Coauthors (joint papers)", "joint paper"),
         _counted(site, methods, root, "Methods used"),
+        *(
+            _counted(site, items, root, f"{plural_name} of their papers")
+            for plural_name, items in linked_kinds(site, person.papers, person.kind)
+        ),
         _counted(site, subjects, root, "Subjects and areas"),
     ]
 
@@ -241,34 +324,60 @@ def concept_sections(site: Site, concept: Entity, root: str) -> list[Section]:
     """A method's, subject's or area's page (the same shape)."""
     corpus = site.corpus
     iri = concept.iri
-    facts: list[tuple[str, str]] = [("papers", f"{len(concept.papers):,}")]
+    # a method's counts rolled up first: its papers and its narrower concepts' (diffusion model with
+    # latent diffusion, DDPM ...), then those naming it directly
+    papers = rolled_up(site, concept) if concept.kind == "method" else concept.papers
+    rolled = len(papers) != len(concept.papers)
+    shown = f"{len(papers):,} with its narrower concepts; {len(concept.papers):,} name it" if rolled else ""
+    facts: list[tuple[str, str]] = [("papers", shown or f"{len(concept.papers):,}")]
     if iri in corpus.notations:
         facts.append(("code", corpus.notations[iri]))
     if iri in corpus.generic:
-        facts.append(("generic", "yes: an umbrella concept, left out of the rising methods"))
+        facts.append(("generic", "yes: an umbrella concept, listed apart and left out of the rising methods"))
+    if iri in corpus.paradigms:
+        facts.append(("paradigm", "yes: a broad paradigm, listed apart and left out of the rising methods"))
     facts.append(("IRI", iri))
     sections = [Section("About", "facts", facts=tuple(facts), text=corpus.definitions.get(iri, ""))]
-    counts = method_counts(site, concept)
-    totals = corpus.years
+    direct = {k: n for k, n in period_counts(site, concept).items() if site.first <= k <= site.last}
+    counts = (
+        {k: n for k, n in papers_per_period(site, papers).items() if site.first <= k <= site.last}
+        if rolled
+        else direct
+    )
+    totals = site.totals
+    grain = site.grain
     if counts:
         title = (
-            f"Papers per year mentioning {concept.label}"
+            f"Papers per {grain} mentioning {concept.label}" + (" or a narrower concept" if rolled else "")
             if concept.kind == "method"
-            else (f"Papers per year in {concept.label}")
+            else (f"Papers per {grain} in {concept.label}")
         )
-        share = shares(counts, totals)
         rows = tuple(
-            (Link(str(year)), (f"{n:,}", f"{100 * share[year]:.1f}%", f"{totals.get(year, 0):,}"))
-            for year, n in counts.items()
+            (
+                Link(label(key, grain)),
+                (
+                    f"{n:,}",
+                    *((f"{direct.get(key, 0):,}",) if rolled else ()),
+                    share_text(n, totals.get(key, 0)),
+                    f"{totals.get(key, 0):,}",
+                ),
+            )
+            for key, n in counts.items()
         )
-        undated = sum(1 for p in concept.papers if not corpus.papers[p].year)
-        note = f"{_plural(undated, 'paper')} without a year not counted." if undated else ""
-        svg = bars(counts, totals, title=title)
+        dated = sum(counts.values())
+        left = len(papers) - dated
+        note = (
+            f"{plural(left, 'paper')} without a {grain} in {label(site.first, grain)}–{label(site.last, grain)} "
+            f"not counted (no date, only a year, or outside the span)."
+            if left
+            else ""
+        )
+        svg = bars(counts, totals, title=title, grain=grain, first=site.first, last=site.last)
         sections.append(
             Section(
-                "Papers per year",
+                f"Papers per {grain}",
                 "chart",
-                header=("year", "papers", "share", "of all"),
+                header=(grain, "papers", *(("naming it",) if rolled else ()), "share", "of all"),
                 rows=rows,
                 svg=svg,
                 text=note,
@@ -292,6 +401,10 @@ def concept_sections(site: Site, concept: Entity, root: str) -> list[Section]:
     methods = [m for p in concept.papers for m in corpus.mentions.get(p, []) if m != iri]
     title = "Methods used with it" if concept.kind == "method" else "Methods used"
     sections.append(_counted(site, methods, root, title))
+    if concept.kind == "task":
+        sections.append(_rising_on(site, concept, root))
+    for plural_name, items in linked_kinds(site, concept.papers, concept.kind):
+        sections.append(_counted(site, items, root, f"{plural_name} of the same papers"))
     if concept.kind != "method":
         others = [s for p in concept.papers for s in corpus.subjects.get(p, []) if s != iri]
         sections.append(_counted(site, others, root, "Subjects of the same papers"))
@@ -347,6 +460,10 @@ def paper_page(site: Site, entity: Entity) -> Page:
         Section("Subjects and areas", "links", links=subjects),
         Section("Methods mentioned, with the text that matched", "links", links=methods, anchor="methods"),
         Section("Introduced", "links", links=introduced),
+        *(
+            Section(plural_name, "links", links=tuple(link(site, e, root) for e in items))
+            for plural_name, items in linked_kinds(site, [iri], "paper")
+        ),
         Section("Repositories", "links", links=repositories),
         Section("Sources (file and line)", "links", links=sources, anchor="sources"),
     )

@@ -16,9 +16,12 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 import pyoxigraph as ox
 
+from kg.kinds.table import listings
+from kg.plots.periods import PaperDate, paper_date
 from kg.vocab import PREFIXES
 
 _YEAR = re.compile(r"\d{4}")
@@ -64,6 +67,9 @@ class Corpus:
     """Paper -> methods it mentions (``schema:mentions``)."""
     introduces: dict[str, list[str]] = field(default_factory=dict)
     """Paper -> what it introduces (``kg:introduces``)."""
+    links: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    """Property -> paper -> what it links the paper to, for the other properties by which a kind of
+    fact lists its entities (``kg.kinds.Listing.links``; see :meth:`linked`)."""
     evidence: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     """(paper, method) -> the text that matched (``kg:matchedText``)."""
     repositories: dict[str, list[str]] = field(default_factory=dict)
@@ -79,6 +85,8 @@ class Corpus:
     narrower: dict[str, list[str]] = field(default_factory=dict)
     generic: set[str] = field(default_factory=set)
     """Concepts with ``kg:generic true``."""
+    paradigms: set[str] = field(default_factory=set)
+    """Concepts with ``kg:paradigm true``: broad paradigms (LLM, fine-tuning) ranked apart."""
     counts: dict[str, dict[int, int]] = field(default_factory=dict)
     """Concept -> year -> papers (``kg:countsByYear``, as the build counted them)."""
     paper_counts: dict[str, int] = field(default_factory=dict)
@@ -86,6 +94,13 @@ class Corpus:
     record_count: int = 0
     years: dict[int, int] = field(default_factory=dict)
     """Year -> papers published that year."""
+    dates: dict[str, PaperDate] = field(default_factory=dict)
+    """Paper -> its year and, when its dates or arXiv id say, month (``kg.plots.periods.paper_date``)."""
+
+    def linked(self, predicate: str) -> dict[str, list[str]]:
+        """Paper -> what ``predicate`` links it to (``authors`` for ``dcterms:creator``, ...)."""
+        name = _FIELDS.get(predicate)
+        return cast(dict[str, list[str]], getattr(self, name)) if name else self.links.get(predicate, {})
 
     @property
     def last_year(self) -> int:
@@ -111,6 +126,17 @@ class Corpus:
         if iri in self.papers:
             return self.papers[iri].title
         return iri.rsplit("/", 1)[-1]
+
+
+_FIELDS = {
+    "dcterms:creator": "authors",
+    "dcterms:subject": "subjects",
+    "kg:area": "areas",
+    "schema:mentions": "mentions",
+    "kg:introduces": "introduces",
+    "schema:codeRepository": "repositories",
+}
+"""The properties :class:`Corpus` keeps in a field of their own (the pages read them by name)."""
 
 
 def _solutions(store: ox.Store, text: str) -> Iterator[tuple[str, ...]]:
@@ -179,12 +205,17 @@ def read(store: ox.Store) -> Corpus:
         for s, o in _pairs(store, "schema:url")
         if s in articles and o.startswith(("https://", "http://"))
     )
-    arxiv = _first(
-        (s, "https://arxiv.org/abs/" + o[len("arxiv:") :])
-        for s, o in _pairs(store, "dcterms:identifier")
-        if s in articles and o.startswith("arxiv:")
+    arxiv_ids = _grouped(
+        ((s, o) for s, o in _pairs(store, "dcterms:identifier") if o.startswith("arxiv:")), articles
     )
+    arxiv = {s: "https://arxiv.org/abs/" + ids[0][len("arxiv:") :] for s, ids in arxiv_ids.items()}
+    issued = _first((s, o) for s, o in _pairs(store, "dcterms:issued") if s in articles)
+    modified = {s: max(o) for s, o in _grouped(_pairs(store, "dcterms:modified"), articles).items()}
     for iri in sorted(articles):
+        year = years.get(iri, 0)
+        corpus.dates[iri] = paper_date(
+            str(year) if year else None, issued.get(iri), arxiv_ids.get(iri, ()), modified.get(iri)
+        )
         title = titles.get(iri) or _shortened(abstracts.get(iri, "")) or iri.rsplit("/", 1)[-1]
         corpus.papers[iri] = Paper(
             iri,
@@ -211,10 +242,16 @@ def read(store: ox.Store) -> Corpus:
         corpus.authors[paper] = list(dict.fromkeys(persons))
     corpus.paper_counts = {s: _int(o) for s, o in _pairs(store, "kg:paperCount")}
 
-    corpus.subjects = _grouped(_pairs(store, "dcterms:subject"), articles)
-    corpus.areas = _grouped(_pairs(store, "kg:area"), articles)
-    corpus.mentions = _grouped(_pairs(store, "schema:mentions"), articles)
-    corpus.introduces = _grouped(_pairs(store, "kg:introduces"), articles)
+    for listing in listings().values():
+        for predicate in listing.links:
+            name = _FIELDS.get(predicate)
+            if name == "authors":
+                continue  # in author order, above
+            grouped = _grouped(_pairs(store, predicate), articles)
+            if name is not None:
+                setattr(corpus, name, grouped)
+            else:
+                corpus.links[predicate] = grouped
     matched: dict[tuple[str, str], set[str]] = defaultdict(set)
     for paper, method, text in _solutions(
         store,
@@ -223,7 +260,6 @@ def read(store: ox.Store) -> Corpus:
         matched[(paper, method)].add(text)
     corpus.evidence = {key: sorted(texts) for key, texts in sorted(matched.items())}
 
-    corpus.repositories = _grouped(_pairs(store, "schema:codeRepository"), articles)
     repositories = {r for values in corpus.repositories.values() for r in values}
     corpus.repository_names = _first((s, o) for s, o in _pairs(store, "schema:name") if s in repositories)
     corpus.repository_urls = _first(
@@ -250,13 +286,14 @@ def read(store: ox.Store) -> Corpus:
     corpus.broader = _grouped(broader)
     corpus.narrower = _grouped((o, s) for s, o in broader)
     corpus.generic = {s for s, o in _pairs(store, "kg:generic") if o == "true"}
+    corpus.paradigms = {s for s, o in _pairs(store, "kg:paradigm") if o == "true"}
     counts: dict[str, dict[int, int]] = defaultdict(dict)
-    for concept, year, papers in _solutions(
+    for concept, counted, papers in _solutions(
         store,
         "SELECT ?concept ?year ?papers WHERE { ?concept kg:countsByYear ?c . ?c kg:year ?year ; kg:papers ?papers }",
     ):
-        if _year(year):
-            counts[concept][_year(year)] = _int(papers)
+        if _year(counted):
+            counts[concept][_year(counted)] = _int(papers)
     corpus.counts = {c: dict(sorted(by_year.items())) for c, by_year in sorted(counts.items())}
     per_year: dict[int, int] = defaultdict(int)
     for dated in corpus.papers.values():

@@ -19,8 +19,20 @@ from markupsafe import Markup
 
 from kg import __version__
 from kg.html import inline_script, json_for_html
-from kg.site.entities import KINDS, PLURALS, Site, rising
-from kg.site.pages import Link, Page, PaperRow, Section, _plural, entity_pages, link, paper_page
+from kg.site.entities import (
+    MIN_PERIOD,
+    Site,
+    apart,
+    kinds,
+    name_order,
+    plurals,
+    rising,
+    share_text,
+    window_label,
+    windows,
+)
+from kg.site.names import name_pages, on_person_page
+from kg.site.pages import Link, Page, PaperRow, Section, entity_pages, link, paper_page, plural
 
 LIST_SIZE = 500
 """Entries on one page of a listing (``persons.html``, ``persons~2.html``, ...)."""
@@ -109,9 +121,9 @@ def paper(row: PaperRow) -> Any:
 
 def html(page: Page, site: Site) -> str:
     """A page as HTML text."""
-
+    named = plurals()
     nav = [Link("Index", page.root + "index.html")] + [
-        Link(PLURALS[k].capitalize(), page.root + f"{PLURALS[k]}.html") for k in site.kinds
+        Link(named[k].capitalize(), page.root + f"{named[k]}.html") for k in site.kinds
     ]
     return str(
         _template().render(
@@ -133,10 +145,11 @@ def index_page(site: Site) -> Page:
     corpus = site.corpus
     years = corpus.years
     counts = Counter(e.kind for e in site.entities.values())
+    named = plurals()
     undated = sum(1 for p in corpus.papers.values() if not p.year)
     holds = [
-        Link(_plural(counts.get(kind, 0), kind), f"{PLURALS[kind]}.html" if counts.get(kind) else None)
-        for kind in ("paper", "person", "method", "subject", "area", "repository")
+        Link(plural(counts.get(kind, 0), kind), f"{named[kind]}.html" if counts.get(kind) else None)
+        for kind in ("paper", *(k for k in kinds() if k != "paper"))
     ]
     if years:
         span = f"{min(years)}–{max(years)}" if len(years) > 1 else str(min(years))
@@ -148,15 +161,15 @@ def index_page(site: Site) -> Page:
         holds.append(Link("no paper has a year", None))
     files = Counter(s.file for sources in corpus.sources.values() for s in sources)
     holds.append(
-        Link(_plural(len(files), "source file"), None, _plural(corpus.record_count, "source record"))
+        Link(plural(len(files), "source file"), None, plural(corpus.record_count, "source record"))
     )
-    sources = tuple(Link(name, None, _plural(n, "record")) for name, n in sorted(files.items())[:50])
+    sources = tuple(Link(name, None, plural(n, "record")) for name, n in sorted(files.items())[:50])
     people = sorted(
         (e for e in site.entities.values() if e.kind == "person"),
-        key=lambda e: (-corpus.paper_counts.get(e.iri, len(e.papers)), e.label.casefold(), e.iri),
+        key=lambda e: (-corpus.paper_counts.get(e.iri, len(e.papers)), name_order(e.label), e.iri),
     )
     authors = tuple(
-        link(site, e.iri, "", _plural(corpus.paper_counts.get(e.iri, len(e.papers)), "paper"))
+        link(site, e.iri, "", plural(corpus.paper_counts.get(e.iri, len(e.papers)), "paper"))
         for e in people[:TOP_AUTHORS]
     )
     rises = rising(site, RISING)
@@ -164,30 +177,41 @@ def index_page(site: Site) -> Page:
         (
             link(site, r.iri, ""),
             (
-                f"{r.count_before:,} ({100 * r.share_before:.1f}%)",
-                f"{r.count_last:,} ({100 * r.share_last:.1f}%)",
+                f"{r.count_before:,} ({share_text(r.count_before, r.total_before)})",
+                f"{r.count_last:,} ({share_text(r.count_last, r.total_last)})",
                 f"+{r.points:.1f}",
             ),
         )
         for r in rises
     )
-    last = corpus.last_year
+    last, before = windows(site)
+    grain = "year" if site.grain == "year" else f"{site.grain}s"
+    if last:
+        now, then = window_label(last, site.grain), window_label(before, site.grain)
+        papers_now = sum(site.totals.get(k, 0) for k in last)
+        papers_then = sum(site.totals.get(k, 0) for k in before)
+        heading = f"Methods rising most in {now}"
+        header = ("method", then, now, "points")
+    else:
+        heading, header = "Methods rising", ("method", "before", "last", "points")
     if rises:
         why = (
-            f"Papers that mention each method, and their share of the year's papers ({last - 1}: "
-            f"{years[last - 1]:,}, {last}: {years[last]:,}); change in percentage points. Generic methods "
+            f"Papers that mention each method, and their share of the papers of the {grain} ({then}: "
+            f"{papers_then:,}, {now}: {papers_now:,}); change in percentage points. Generic methods "
             "are left out."
         )
-    elif years.get(last) and years.get(last - 1):
-        why = f"No method's share of papers grew from {last - 1} to {last}."
+        if site.grain != "year":
+            why += f" The graph spans less than {'two' if site.grain == 'month' else 'six'} years: the last {grain} against those before."
+    elif last:
+        why = f"No method's share of papers grew from {then} to {now}."
     else:
-        why = "Needs papers in the last two years; this graph has none to compare."
+        why = f"Needs papers in two periods in a row (at least {MIN_PERIOD} in each); this graph has none to compare."
     sections = (
         Section("What the graph holds", "links", links=tuple(holds)),
         Section(
-            f"Methods rising most in {last}" if last else "Methods rising",
+            heading,
             "table",
-            header=("method", str(last - 1), str(last), "points"),
+            header=header,
             rows=rise_rows,
             text=why,
             anchor="rising",
@@ -199,9 +223,9 @@ def index_page(site: Site) -> Page:
     )
     search = [
         [e.label, e.kind, e.url if e.page else ""]
-        for e in sorted(site.entities.values(), key=lambda e: (e.label.casefold(), e.kind, e.iri))
+        for e in sorted(site.entities.values(), key=lambda e: (name_order(e.label), e.kind, e.iri))
     ]
-    subtitle = f"{_plural(len(corpus.papers), 'paper')} and {_plural(counts.get('person', 0), 'person')}"
+    subtitle = f"{plural(len(corpus.papers), 'paper')} and {plural(counts.get('person', 0), 'person')}"
     if years:
         subtitle += f", {min(years)}–{max(years)}" if len(years) > 1 else f", {min(years)}"
     return Page("index.html", "Knowledge graph", "index", sections, subtitle, search=search)
@@ -212,14 +236,22 @@ def listing_pages(site: Site, kind: str) -> Iterator[Page]:
     entities = site.of_kind(kind)
     if not entities:
         return
-    name = PLURALS[kind]
+    name = plurals()[kind]
     total = -(-len(entities) // LIST_SIZE)
     paths = [f"{name}.html" if n == 1 else f"{name}~{n}.html" for n in range(1, total + 1)]
     pager = [Link(str(n), p) for n, p in enumerate(paths, 1)] if total > 1 else []
+    # broad paradigms and umbrella concepts (LLM, fine-tuning, neural network) are listed apart, after
+    # the methods a researcher would name
+    ranked_apart = [e for e in entities if kind == "method" and apart(site, e)]
+    if ranked_apart:
+        entities = [e for e in entities if not apart(site, e)]
+        total = max(1, -(-len(entities) // LIST_SIZE))
+        paths = [f"{name}.html" if n == 1 else f"{name}~{n}.html" for n in range(1, total + 1)]
+        pager = [Link(str(n), p) for n, p in enumerate(paths, 1)] if total > 1 else []
     for n, path in enumerate(paths, 1):
         shown = entities[(n - 1) * LIST_SIZE : n * LIST_SIZE]
         links = tuple(
-            Link(e.label, e.url if e.page else None, _plural(len(e.papers), "paper")) for e in shown
+            Link(e.label, e.url if e.page else None, plural(len(e.papers), "paper")) for e in shown
         )
         note = (
             ""
@@ -228,25 +260,47 @@ def listing_pages(site: Site, kind: str) -> Iterator[Page]:
         )
         subtitle = f"{len(entities):,} {name}" + (f" · page {n} of {total}" if total > 1 else "")
         section = Section(name.capitalize(), "links", links=links, text=note)
+        apart_section = (
+            (
+                Section(
+                    "Broad paradigms and umbrella concepts",
+                    "links",
+                    links=tuple(
+                        Link(e.label, e.url if e.page else None, plural(len(e.papers), "paper"))
+                        for e in ranked_apart
+                    ),
+                ),
+            )
+            if ranked_apart and n == 1
+            else ()
+        )
         yield Page(
             path,
             name.capitalize(),
             "listing",
-            (section,),
+            (section, *apart_section),
             subtitle,
             pager=tuple(Link(p.text, None if p.href == path else p.href) for p in pager),
         )
 
 
-def pages(site: Site) -> Iterator[Page]:
-    """Every page of the site, in a fixed order."""
-    yield index_page(site)
-    for kind in KINDS:
-        yield from listing_pages(site, kind)
-    for entity in sorted(site.entities.values(), key=lambda e: (KINDS.index(e.kind), e.slug)):
+def pages(site: Site, part: int = 0, parts: int = 1) -> Iterator[Page]:
+    """Every page of the site, in a fixed order; with ``parts``, the pages of one ``part`` of them
+    (the index and listings, and every ``parts``-th entity from the ``part``-th, for one process of
+    many: the parts together are the whole site, whatever their number)."""
+    order = kinds()
+    if part == 0:
+        yield index_page(site)
+        for kind in order:
+            yield from listing_pages(site, kind)
+        yield from name_pages(site)
+    ordered = sorted(site.entities.values(), key=lambda e: (order.index(e.kind), e.slug))
+    for entity in ordered[part::parts]:
         if not entity.page:
             continue
         if entity.kind == "paper":
             yield paper_page(site, entity)
+        elif entity.kind == "person":
+            yield from (on_person_page(site, page, entity) for page in entity_pages(site, entity))
         else:
             yield from entity_pages(site, entity)

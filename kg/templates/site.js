@@ -22,10 +22,18 @@ window.kgSearchReady = false;
     return starts.concat(inside);
   }
 
+  var page = 0;
+  var previous = document.getElementById("search-previous");
+  var next = document.getElementById("search-next");
+
   function show() {
     var hits = found(box.value);
+    var pages = Math.max(1, Math.ceil(hits.length / LIMIT));
+    page = Math.min(page, pages - 1);
+    var first = page * LIMIT;
     while (list.firstChild) { list.removeChild(list.firstChild); }
-    hits.slice(0, LIMIT).forEach(function (i) {
+    list.start = first + 1;
+    hits.slice(first, first + LIMIT).forEach(function (i) {
       var e = entries[i];
       var item = document.createElement("li");
       var name;
@@ -43,11 +51,18 @@ window.kgSearchReady = false;
       item.appendChild(kind);
       list.appendChild(item);
     });
+    var shown = hits.length > LIMIT ?
+      ", " + (first + 1) + "–" + Math.min(first + LIMIT, hits.length) + " shown (page " + (page + 1) + " of " + pages + ")" : "";
     count.textContent = box.value.trim() ?
-      hits.length + (hits.length === 1 ? " match" : " matches") + (hits.length > LIMIT ? ", the first " + LIMIT + " shown" : "") : "";
+      hits.length + (hits.length === 1 ? " match" : " matches") + shown : "";
+    previous.hidden = next.hidden = hits.length <= LIMIT;
+    previous.disabled = page === 0;
+    next.disabled = page >= pages - 1;
   }
 
-  box.addEventListener("input", show);
+  previous.addEventListener("click", function () { page = Math.max(0, page - 1); show(); });
+  next.addEventListener("click", function () { page += 1; show(); });
+  box.addEventListener("input", function () { page = 0; show(); });
   box.addEventListener("keydown", function (event) {
     if (event.key !== "Enter") { return; }
     var first = list.querySelector("a");

@@ -1,4 +1,11 @@
-"""Introduced names: the methods, datasets and benchmarks a paper says it proposes."""
+"""Introduced names: the methods, datasets and benchmarks a paper says it proposes.
+
+A name is introduced when it is new and a name: never a method the vocabulary knows (nor its plural
+or another form of it: "LoRAs" is LoRA), never an existing method the paper only defines ("Test-Time
+Adaptation (TTA)"), a dimension ("3D") or a fragment ("3D-RoPE-based"), and its label is as written
+without markup ("M$^2$D-LIF" is "M2D-LIF").  Its key (:func:`.forms.concept_key`) carries the long
+form the paper gives it, or the paper's tag for a name that does not say alone which method it is.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +13,43 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from .forms import (
     PAREN,
-    TITLE_NAME,
     WORD,
     Abbreviation,
+    bare_key,
+    concept_key,
     find_abbreviations,
     folded,
     mask,
-    name_key,
     norm_label,
+    written_name,
 )
+from .found import Matcher, MethodMatch
 from .linking import broader_of, related_to
+from .parts import PART_HEADS as _PART_HEADS
+from .parts import components, named_parts, our_method_names, passive_names, title_name
 from .resources import resource_after, resource_before, resource_named, title_resource
-
-if TYPE_CHECKING:
-    from .matching import MethodMatch, MethodMatcher
+from .shapes import (
+    FRAGMENT,
+    MAX_SENTENCE,
+    NOT_NAMES,
+    STRIP,
+    Name,
+    clean,
+    dimension,
+    looks_like_name,
+    names_a_task,
+    sentences,
+    title_case,
+    title_word,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class IntroducedMethod:
-    """A method (or resource) the text introduces; ``key`` is the slug of its name."""
+    """A method (or resource) the text introduces; ``key`` is its concept key (:func:`.forms.concept_key`)."""
 
     key: str
     text: str
@@ -51,27 +71,29 @@ class IntroducedMethod:
         return tuple(sorted(pairs))
 
 
-def find_introduced(matcher: MethodMatcher, text: str) -> list[IntroducedMethod]:
+def find_introduced(matcher: Matcher, text: str, paper: str = "") -> list[IntroducedMethod]:
     """Methods (and benchmarks, datasets, libraries) that ``text`` introduces, in text order."""
     masked = mask(text)
     doc = matcher.nlp.make_doc(masked)
     abbreviations = find_abbreviations(masked)
     matches = matcher.search(text, doc, masked, abbreviations)
-    return introduced_in(matcher, text, masked, abbreviations, matches)
+    return introduced_in(matcher, text, masked, abbreviations, matches, paper=paper)
 
 
 def introduced_in(
-    matcher: MethodMatcher,
+    matcher: Matcher,
     text: str,
     masked: str,
     abbreviations: list[Abbreviation],
     matches: list[MethodMatch],
     title_named: bool = False,
     is_title: bool = False,
+    paper: str = "",
 ) -> list[IntroducedMethod]:
     """Methods (and resources) ``text`` introduces; ``title_named``: the paper's title gives a name
-    ("Name: ..."), ``is_title``: ``text`` is that title."""
-    found: dict[str, IntroducedMethod] = {}
+    ("Name: ..."), ``is_title``: ``text`` is that title; ``paper``: the paper's tag
+    (:func:`.forms.paper_tag`) in the keys of names that do not say alone which method they are."""
+    found: dict[str, IntroducedMethod] = {}  # by the name's key: one concept per name in a paper
     low = folded(masked)
     # Only a cue word (``_CUE``, give or take punctuation) can start a name, and they are found in
     # the whole text at once: words end at spaces and parentheses, and sentences before a space or
@@ -85,15 +107,16 @@ def introduced_in(
         and not abbreviations
         and "our " not in low
         and not named_by_title
+        and not _MAY_NAME.search(masked)
     ):
         return []
-    sentences = list(_sentences(masked))
-    cut = any(end - start >= MAX_SENTENCE for start, end in sentences)
+    spans = list(sentences(masked))
+    cut = any(end - start >= MAX_SENTENCE for start, end in spans)
     if not cut:  # only the sentences with a cue word
-        sentence_starts = [start for start, _end in sentences]
-        sentences = [sentences[k] for k in sorted({bisect_right(sentence_starts, p) - 1 for p in cues})]
+        sentence_starts = [start for start, _end in spans]
+        spans = [spans[k] for k in sorted({bisect_right(sentence_starts, p) - 1 for p in cues})]
     starts = [m.start for m in matches]
-    for sent_start, sent_end in sentences:
+    for sent_start, sent_end in spans:
         sentence = masked[sent_start:sent_end]
         here = cues[bisect_left(cues, sent_start) : bisect_left(cues, sent_end)]
         if not (here or (cut and _CUE_SEARCH_FOLDED.search(low, sent_start, sent_end))):
@@ -106,103 +129,136 @@ def introduced_in(
         local = {a.long_start: a for a in abbreviations if sent_start <= a.long_start < sent_end}
         in_sentence = matches[bisect_left(starts, sent_start) : bisect_left(starts, sent_end)]
         for name in _names_in_sentence(masked, words, local, candidates):
-            method = _describe(matcher, text, masked, name, (sent_start, sent_end), in_sentence)
-            if method is not None and method.key not in found:
-                found[method.key] = method
+            _keep(found, _describe(matcher, text, masked, name, (sent_start, sent_end), in_sentence, paper))
     extra = [named_by_title] if named_by_title else []
     extra += our_method_names(masked)
-    extra += named_parts(masked, abbreviations, matcher.label_to_slug, bool(found or extra or title_named))
-    all_sentences = list(_sentences(masked)) if extra else []
+    extra += passive_names(masked)
+    introduces = bool(found or extra or title_named)
+    extra += named_parts(masked, abbreviations, matcher.label_to_slug, introduces)
+    if introduces:
+        extra += components(masked)
+    all_sentences = list(sentences(masked)) if extra else []
     for name in extra:
         bounds = next(((s, e) for s, e in all_sentences if s <= name.start < e), (0, len(masked)))
         in_bounds = [m for m in matches if bounds[0] <= m.start < bounds[1]]
-        method = _describe(matcher, text, masked, name, bounds, in_bounds)
+        method = _describe(matcher, text, masked, name, bounds, in_bounds, paper)
         if method is not None and name is named_by_title:
             method = replace(method, resource_type=title_resource(masked) or method.resource_type)
-        if method is not None and method.key not in found:
-            found[method.key] = method
+        _keep(found, method)
     return sorted(found.values(), key=lambda m: (m.start, m.key))
 
 
+# a name said in the passive ("FooNet is proposed") needs no cue word before it
+_MAY_NAME = re.compile(r"\b(?:is|are) (?:\w+ )?(?:proposed|introduced|designed|developed|presented)\b")
+
+
+def _keep(found: dict[str, IntroducedMethod], method: IntroducedMethod | None) -> None:
+    """Keep a paper's first description of a name, or a later one that gives its long form."""
+    if method is None:
+        return
+    name = bare_key(method.key)
+    seen = found.get(name)
+    if seen is None or ("--" not in seen.key and method.full and method.short and not seen.full):
+        found[name] = method if seen is None else replace(method, start=min(seen.start, method.start))
+
+
+_SIZE_TAIL = re.compile(r"(?:[-_](?:\d+x)?\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?[BM])?)+$")
+_DEFINED_AFTER = re.compile(r"^[\s)]*,\s*(?:a|an|the|which)\b")
 _GENERIC_NEXT = re.compile(
     r"^[\s-]*(?:approach|approaches|method|methods|framework|frameworks|model|models|system|systems|pipeline"
     r"|technique|strategy|algorithm|scheme|paradigm|task|tasks)\b"
 )
-# "3D-RoPE-based", "LLM-driven": a modifier made from a name, not a name
-_FRAGMENT = re.compile(
-    r"-(?:based|like|style|driven|guided|aware|free|enhanced|augmented|powered|assisted|specific|level|wise)$",
-    re.IGNORECASE,
-)
 
 
-def _could_be_new(known: dict[str, str], short: str, full: str) -> bool:
-    """Whether a candidate name may be new: not a known method ("LLM-as-judge", "Monte Carlo
-    Dropout"), not a fragment ("3D-RoPE-based") and not two names glued ("X and Y").
+def known_form(matcher: Matcher, form: str, versions: bool = False) -> str:
+    """The known method a whole name is (a label, hidden or not, a plural or other form the matcher
+    finds: "LoRAs", "ViTs", "Gaussian Splatting"), or ""; with ``versions``, also the family of a
+    versioned name ("ResNet-34")."""
+    key = norm_label(form)
+    slug = matcher.label_to_slug.get(key) or matcher.label_to_slug.get(key.rstrip("s"))
+    if slug:
+        return slug
+    for m in matcher.find_cached(form):
+        if (versions or not m.name) and m.start == 0 and m.end == len(form):
+            return m.slug
+    return ""
 
-    >>> known = {"monte carlo dropout": "monte-carlo-dropout"}
-    >>> [_could_be_new(known, s, f) for s, f in [("", "Monte Carlo Dropout"), ("3D-RoPE-based", ""),
-    ...     ("", "FooNet and BarNet"), ("FooNet", "")]]
-    [False, False, False, True]
-    """
-    for form in (short, full):
-        if form and any(k in known for k in (norm_label(form), norm_label(form).rstrip("s"))):
-            return False
+
+def may_be_new(
+    matcher: Matcher, short: str, full: str, method: bool = True, direct: bool = True
+) -> bool:
+    """Whether a candidate name may be new: not a known method ("LoRAs", "Monte Carlo Dropout", a
+    defined "Test-Time Adaptation (TTA)"), not a dimension ("3D"), not a fragment ("3D-RoPE-based")
+    and not two names glued ("X and Y").  A short form the vocabulary knows that the paper defines
+    as something else is new ("Spatial Attention Module (SAM)").  A version of a known model family
+    ("Qwen2.5-Omni") is new only as what the paper says it proposes (``direct``), not as a part ("a
+    lightweight ResNet-34 network")."""
     shown = short or full
-    if _FRAGMENT.search(shown) or "/" in shown or "://" in shown:
-        return False  # a fragment, or a link ("https://github.com/...") rather than a name
-    return short != "" or " and " not in full
-
-
-def _names_a_task(name: str) -> bool:
-    """Whether a name (or its long form) names a task or field ("Entity Recognition", "NER" for
-    "named entity recognition") rather than a method.
-
-    >>> _names_a_task("Entity Recognition"), _names_a_task("Perspective Fusion Module"), _names_a_task("Crab")
-    (True, False, False)
-    """
-    words = norm_label(name).split()
-    if len(words) < 2:
+    if dimension(shown) or FRAGMENT.search(shown) or "/" in shown or "://" in shown:
+        return False  # a dimension, a fragment, or a link ("https://github.com/...") rather than a name
+    if not short and " and " in full:
         return False
-    last = words[-1].rsplit("-", 1)[-1]
-    return last in _TASK_HEADS or last.rstrip("s") in _TASK_HEADS
+    if not method:
+        return True
+    if short and full and norm_label(full) != norm_label(short):
+        if known_form(matcher, full):
+            return False
+        # "Generalized Reinforcement Policy Optimization (GRPO)": a known acronym spelt out loosely
+        slug = known_form(matcher, short)
+        return not (slug and not matcher.is_hidden(short, slug) and matcher.names_kin(full, slug))
+    return not known_form(matcher, shown, versions=not direct)
 
 
 def _describe(
-    matcher: MethodMatcher,
+    matcher: Matcher,
     text: str,
     masked: str,
-    name: _Name,
+    name: Name,
     sentence: tuple[int, int],
     matches: list[MethodMatch],
+    paper: str = "",
 ) -> IntroducedMethod | None:
-    short = name.short.strip()
-    full = name.full.strip()
+    short = " ".join(name.short.split())
+    full = " ".join(name.full.split())
     shown = short or full
-    key = name_key(shown)
-    if not key or len(shown) > 80:
+    if not shown or len(shown) > 80:
         return None
-    # a known method is introduced only as the object of "we propose" (its own paper), never as a
-    # part, an appositive or a later definition ("... with LLM-as-judge", "Monte Carlo Dropout (MCD)")
-    if not _could_be_new({} if name.direct else matcher.label_to_slug, short, full):
-        return None
+    start, _end, label = written_name(text, masked, name.start, name.start + len(shown))
+    if not label:
+        return None  # a formula, not a name
+    sized = _SIZE_TAIL.sub("", label)  # "Qwen-AgentWorld-35B-A3B": the model, not one of its sizes
+    if sized and sized != label and " " not in label and not resource_after(label, ""):
+        label = sized
+    if label != shown:  # markup glued to the name ("M$^2$D-LIF"): its label as written, without it
+        short, full = (label, label if full == short else full) if short else ("", label)
+        shown = label
     sent_start, sent_end = sentence
+    tail = masked[name.end : min(sent_end, name.end + 120)].lower()
+    lead = masked[max(sent_start, name.start - 80) : name.start].lower()
+    resource = resource_named(full) or resource_after(shown, tail) or resource_before(lead)
+    # a benchmark named like a known method ("NICE") is still new; a method is not
+    if not may_be_new(matcher, short, full, method=not resource, direct=name.direct):
+        return None
+    # "Entity Recognition" is a task; "we propose Self-Audited Verified Reasoning (SAVeR), a novel
+    # framework" names a method all the same
+    defined = name.direct and short and (_DEFINED_AFTER.match(tail) or title_case(full))
+    if not resource and not defined and names_a_task(full or shown):
+        return None
+    if resource and short and full and names_a_task(full) and not resource_named(full):
+        return None  # "two question-answering (QA) datasets": QA is the task, not the datasets' name
     related = related_to(matcher, (short, full), sentence, matches)
     broader = broader_of(matcher, masked, full, name.end, sentence, matches)
     if broader:
         related.add(broader)
-    tail = masked[name.end : min(sent_end, name.end + 120)].lower()
-    lead = masked[max(sent_start, name.start - 80) : name.start].lower()
-    resource = resource_named(full) or resource_after(shown, tail) or resource_before(lead)
-    if not resource and _names_a_task(full or shown):
-        return None
     if " " not in shown and shown.isupper() and _GENERIC_NEXT.match(tail):
         return None  # "a new NER approach": the kind of approach, not its name
     if not short and " " not in full:
         short, full = full, ""  # one word (STEPQuant) is a short name
+    long = full if short and full != short else ""
     return IntroducedMethod(
-        key=key,
-        text=text[name.start : name.start + len(shown)] if masked[name.start :].startswith(shown) else shown,
-        start=name.start,
+        key=concept_key(short or full, long, paper),
+        text=shown,
+        start=start,
         full=full,
         short=short,
         related=tuple(sorted(related)),
@@ -211,21 +267,6 @@ def _describe(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Name:
-    """A candidate new name: where it starts and ends in the text, short and full forms;
-    ``direct`` when it is the object of a proposing verb ("we propose X") or a title's name."""
-
-    start: int
-    end: int
-    short: str
-    full: str
-    direct: bool = False
-
-
-# a sentence ends after a full stop before a capital, or at a blank line
-_SENTENCE_STOP = re.compile(r"[.!?](?=\s+[A-Z\\(\[`\"'])")
-_PARAGRAPH = re.compile(r"\n\s*\n")
 _CUE = re.compile(
     r"^(?:propos(?:e|es|ing)|introduc(?:e|es|ing)|present(?:s|ing)?|develop(?:s|ing)?|design(?:s|ing)?"
     r"|release|releases|call|calls|called|named|dubbed|termed|coined|name|term|dub|namely"
@@ -245,18 +286,63 @@ _CUE_FOLDED = re.compile(_CUE.pattern)
 _NAMING_FOLDED = re.compile(_NAMING.pattern)
 # the proposer must be the paper itself ("we", "this paper"), not earlier work
 _OWN = {"we", "paper", "work", "report", "article", "study", "here", "our", "herein", "letter", "thesis"}
-_OTHERS = {"existing", "prior", "previous", "recent", "earlier", "other", "related", "they", "authors"}
+_OWN_WORDS = {"we", "here", "our", "herein"}
+"""... of which these are the paper's own by themselves; the nouns only after ``_THIS``."""
+_THIS = {"this", "our", "present"}
+_OTHERS = {
+    "existing",
+    "prior",
+    "previous",
+    "recent",
+    "recently",
+    "earlier",
+    "other",
+    "related",
+    "they",
+    "authors",
+}
+_PRESENT_FOLDED = re.compile(r"^(?:proposes|introduces|presents)$")
+# "a reinforcement learning (RL) primitive, the Dataset Policy Gradient (DPG)": the name in apposition
+_APPOSITIVE = re.compile(
+    r"[\s)]*(?:[a-z][\w-]*\s+){0,6}[a-z][\w-]*\s*[,:]\s*(?:the|a|an|our|namely|called|named)?\s*"
+)
+# what may stand between two coordinated definitions: "... (SLAC) and Two-stage ..."
+_COORDINATED = re.compile(
+    r"[\s),]*(?:,|\band|\bor|\bas well as|\balong with|\btogether with|\bplus)\s*(?:the\s+|a\s+|an\s+)?"
+)
+_USE_OF = {
+    "application", "use", "usage", "adaptation", "extension", "implementation", "combination", "analysis",
+    "study", "evaluation", "comparison", "investigation", "integration", "variant", "version", "generalization",
+}  # fmt: skip
+# words that may follow a name the sentence gives ("FooNet is ...", "FooNet achieves ...")
+_AFTER_NAME = {
+    "is", "are", "and", "or", "based", "which", "that", "achieves", "outperforms", "consists", "leverages",
+    "enables", "uses", "combines", "learns", "can", "improves", "extends", "integrates", "employs", "builds",
+    "allows", "reduces", "yields", "provides", "introduces", "incorporates", "addresses", "comprises",
+    # "the Test-Time-Resolution-Scaling scheme", "the FooNet framework": the name, then what it is
+    "scheme", "framework", "method", "model", "module", "approach", "algorithm", "strategy", "mechanism",
+    "system", "architecture", "pipeline", "network", "loss", "technique", "paradigm", "benchmark", "dataset",
+    "agent", "policy", "protocol", "toolkit", "library", "suite", "corpus", "family", "series", "engine",
+}  # fmt: skip
+# what a sentence proposes is a task or a problem, not a method: its name is not introduced
+_TASK_NOUN = re.compile(
+    r"\b(?:new|novel)\s+(?:[\w-]+\s+)?(?:task|problem|phenomenon|challenge|setting|scenario)s?\b"
+)
+_GERUND_AFTER = {"by", "via", "through", "while", "and", "thereby", "then", "first", "further", "also"}
+_CLAUSE_VERBS = {
+    "combining", "using", "leveraging", "integrating", "incorporating", "utilizing", "via", "based", "built",
+    "including", "involving", "adopting", "employing", "extending", "unifying", "coupling", "powered",
+}  # fmt: skip
 _LF_STOP = {"to", "that", "which", "for", "by", "with", "using", "where", "whose", "on", "in", "from", "as"}
 _SKIP = {
     "a", "an", "the", "our", "novel", "new", "simple", "here", "herein", "what", "we", "it",
     "this", "that", "as", "method", "approach", "framework", "model", "algorithm", "technique",
 }  # fmt: skip
-_NOT_NAMES = {
-    "a", "an", "the", "this", "that", "these", "novel", "new", "we", "our", "it", "its", "in", "on", "and",
-    "or", "to", "of", "for", "with", "by", "from", "here", "such", "both", "two", "three", "each", "first",
-    "i", "ii", "iii", "iv", "ai", "llm", "llms", "gpu", "gpus", "api", "sota",
-}  # fmt: skip
-STRIP = ",.;:!?\"'`“”‘’{}[]*$~"
+
+
+def _own_word(words: list[str], k: int) -> bool:
+    """Whether word ``k`` names the paper itself: "we", "our", or a noun after "this"/"our"/"present"."""
+    return words[k] in _OWN_WORDS or (words[k] in _OWN and k > 0 and words[k - 1] in _THIS)
 
 
 def _cue_words(low: str) -> list[int]:
@@ -284,44 +370,7 @@ def _word_starts_at(text: str, i: int) -> bool:
     return i == 0 or text[i - 1].isspace() or text[i - 1] in "()"
 
 
-MAX_SENTENCE = 1500
-"""Longer "sentences" (no full stop in sight) are looked at in pieces: bounded work per name."""
-
-
-def _sentences(text: str) -> Iterator[tuple[int, int]]:
-    start = 0
-    # searched apart, each with a fast first character, rather than as one alternation (the
-    # two cannot overlap: punctuation versus line breaks)
-    ends = [m.end() for m in _SENTENCE_STOP.finditer(text)]
-    if "\n" in text:
-        ends = sorted([*ends, *(m.end() for m in _PARAGRAPH.finditer(text))])
-    for end in [*ends, len(text)]:
-        while end - start > MAX_SENTENCE:
-            yield start, start + MAX_SENTENCE
-            start += MAX_SENTENCE
-        if end > start:
-            yield start, end
-        start = end
-
-
-def clean(word: str) -> str:
-    return word.strip(STRIP)
-
-
-@lru_cache(maxsize=65536)
-def _looks_like_name(word: str) -> bool:
-    """CamelCase, capitals, digits or hyphenated capitals: STEPQuant, FK-PINNs, S7, TIDES, Li_2."""
-    w = clean(word)
-    if len(w) < 2 or len(w) > 40 or w.lower() in _NOT_NAMES or (not w[0].isalnum() and w[0] not in "Φ"):
-        return False
-    if not any(c.isalpha() for c in w):
-        return False
-    inner_caps = any(c.isupper() for c in w[1:])
-    digit = any(c.isdigit() for c in w) and w[0].isalpha()
-    return inner_caps or digit or ("_" in w and w[0].isupper())
-
-
-def _past_generic_phrase(texts: list[str], j: int) -> int:
+def _past_generic_phrase(texts: list[str], j: int, opens: frozenset[int] = frozenset()) -> int:
     """Where a name starts after a generic noun phrase: "a new evaluation benchmark, FavaBench,",
     "simple approaches, Single-stage ... (SLAC)", "a synthetic dataset FreeGraspData"; else ``j``.
 
@@ -336,31 +385,24 @@ def _past_generic_phrase(texts: list[str], j: int) -> int:
     """
     for k in range(j, min(len(texts), j + 5)):
         word = clean(texts[k])
-        appositive = k > j and texts[k - 1].endswith(",") and _title_word(texts[k])
-        coined = (
-            _looks_like_name(texts[k]) and not clean(texts[k]).isupper()
-        )  # not "a ... GLM", "a VR sketch"
-        if appositive or (k > j and coined and _name_ends(texts, k)):
+        appositive = k > j and texts[k - 1].endswith(",") and title_word(texts[k])
+        coined = looks_like_name(texts[k]) and not clean(texts[k]).isupper()  # not "a ... GLM", "a VR sketch"
+        if appositive or (k > j and coined and _name_ends(texts, k, opens)):
             return k
         noun_like = word.replace("-", "").isalpha() and word.islower() and word not in _LF_STOP
-        if not noun_like or word in _NOT_NAMES or texts[k].endswith((";", ":", ".")):
-            return j
+        if not noun_like or word in NOT_NAMES or word in _CLAUSE_VERBS or texts[k].endswith((";", ":", ".")):
+            return j  # "a two-stage pipeline combining YOLOv11 and ...": what it combines is no name
     return j
 
 
-def _name_ends(texts: list[str], k: int) -> bool:
-    """Whether a name at word ``k`` ends there ("FreeGraspData by", "FavaBench, that"), rather than
-    modifying a noun after it ("VR sketch encoder", "LF video")."""
-    if texts[k].endswith((",", ";", ":", ".", ")")) or k + 1 >= len(texts):
+def _name_ends(texts: list[str], k: int, opens: frozenset[int] = frozenset()) -> bool:
+    """Whether a name at word ``k`` ends there ("FreeGraspData by", "FavaBench, that", "XpandA
+    (Expand-Agent)"), rather than modifying a noun after it ("VR sketch encoder", "LF video");
+    ``opens``: the words a parenthesis opens before."""
+    if texts[k].endswith((",", ";", ":", ".", ")")) or k + 1 >= len(texts) or k + 1 in opens:
         return True
     after = texts[k + 1]
     return after.startswith("(") or clean(after).lower() in _LF_STOP | {"is", "are", "and", "which", "that"}
-
-
-@lru_cache(maxsize=65536)
-def _title_word(word: str) -> bool:
-    w = clean(word)
-    return len(w) >= 2 and w[0].isupper() and w.lower() not in _NOT_NAMES and any(c.isalpha() for c in w)
 
 
 def _names_in_sentence(
@@ -368,10 +410,11 @@ def _names_in_sentence(
     words: list[tuple[int, int]],
     by_long_start: dict[int, Abbreviation],
     candidates: list[int] | None = None,
-) -> Iterator[_Name]:
+) -> Iterator[Name]:
     """Names introduced in a sentence; ``candidates``: the only words that may be cue words."""
     texts = [masked[s:e] for s, e in words]
     n = len(words)
+    opens = frozenset(k for k in range(1, n) if "(" in masked[words[k - 1][1] : words[k][0]])
     for i in range(n) if candidates is None else candidates:
         w = texts[i]
         bare = clean(w)
@@ -379,49 +422,72 @@ def _names_in_sentence(
         if not _CUE_FOLDED.match(word):
             continue
         naming = bool(_NAMING_FOLDED.match(word)) and bare.lower() != "namely"
-        near = {clean(t).lower() for t in texts[max(0, i - 6) : i]} | {clean(t).lower() for t in texts[:3]}
-        subject = {clean(t).lower() for t in texts[:i]}
-        if not naming and (not subject & _OWN or near & _OTHERS):
+        if word.endswith("ing") and i > 0 and clean(texts[i - 1]).lower() not in _GERUND_AFTER:
+            continue  # "a novel approach for constructing MMKGs": what it builds, not its name
+        before = [clean(t).lower() for t in texts[:i]]
+        # "we", "this work", "in this paper"; not "existing work"
+        last_own = max((k for k in range(len(before)) if _own_word(before, k)), default=-1)
+        last_others = max((k for k, t in enumerate(before) if t in _OTHERS), default=-1)
+        # "we propose", "this paper presents" (also "Building on recent work, we propose"); and "Stage
+        # III introduces", "the module proposes": a part of the paper's method, in the present tense;
+        # not when earlier work is the subject ("Existing work ... proposes")
+        own = last_own > last_others
+        part = last_own < 0 and last_others < 0 and i > 0 and bool(_PRESENT_FOLDED.match(word))
+        if not naming and not (own or part):
+            continue
+        # what is proposed (after the verb) or named (before "termed") is a task: "we propose a novel task
+        # of predicting ... (OOD)", "a new learning task for MLLMs, termed GCoT"
+        if _TASK_NOUN.search(" ".join(texts[max(0, i - 8) : i] if naming else texts[i + 1 : i + 5])):
             continue
         j = i + 1
         while j < n and clean(texts[j]).lower() in _SKIP and not texts[j - 1].endswith((",", ";", ":", ".")):
             j += 1
+        if j + 1 < n and clean(texts[j]).lower() in _USE_OF and clean(texts[j + 1]).lower() == "of":
+            continue  # "a novel application of the Neural Gas Network (NGN)": what it applies exists
         if j >= n or w.endswith((".", ";")):
             continue
-        j = _past_generic_phrase(texts, j)
+        j = _past_generic_phrase(texts, j, opens)
         # (1) "Long Form (SF)" starting within a few words: SF is the name
         ab = None
-        for k in range(j, min(n, j + 10)):
-            if k > j and (
-                texts[k - 1].endswith((",", ";", ":", ".")) or clean(texts[k - 1]).lower() in _LF_STOP
-            ):
+        # ... also from a word skipped as generic ("a model partition and sharing (MoPS) framework")
+        first_word = min(j, max(i + 1, next((k for k in range(i + 1, j) if words[k][0] in by_long_start), j)))
+        for k in range(first_word, min(n, j + 10)):
+            stop = clean(texts[k - 1]) in _LF_STOP  # "AirSim For Surface Vehicles (ASVSim)" goes on
+            if k > first_word and (texts[k - 1].endswith((",", ";", ":", ".")) or stop):
                 break
             ab = by_long_start.get(words[k][0])
             if ab is None:
                 # the long form may start inside this word ("Physics-informed ROM (Φ-ROM)")
                 hits = [a for a in by_long_start.values() if words[k][0] <= a.long_start < words[k][1]]
                 ab = hits[0] if hits else None
-            if ab is not None and (k <= j + 2 or _looks_like_name(ab.short)):
-                yield _Name(ab.start, ab.start + len(ab.short), ab.short, ab.long, k <= j + 2)
-                # "approaches, Single-stage ... CLIP (SLAC) and Two-stage ... CLIP (TLAC)": every later
-                # definition of a name in the proposing sentence is introduced too
+            if ab is not None and part and not title_case(ab.long):
+                ab = None  # "Logic-RAG introduces a dynamic knowledge base (KB)": a part, not a name
+                break
+            if ab is not None and (k <= j + 2 or looks_like_name(ab.short)):
+                yield Name(ab.start, ab.start + len(ab.short), ab.short, ab.long, k <= j + 2)
+                # "approaches, Single-stage ... CLIP (SLAC) and Two-stage ... CLIP (TLAC)": a later
+                # definition joined to the last by "and" (not "for Source-Free Domain Adaptation (SFDA)")
+                prev = ab
                 for later in sorted(by_long_start.values(), key=lambda a: a.start):
-                    if later.start > ab.start and _title_case(later.long):
-                        yield _Name(later.start, later.start + len(later.short), later.short, later.long)
+                    gap = masked[prev.start + len(prev.short) : later.long_start]
+                    joined = _COORDINATED.fullmatch(gap) or _APPOSITIVE.fullmatch(gap)
+                    if later.start > prev.start and title_case(later.long) and joined:
+                        yield Name(later.start, later.start + len(later.short), later.short, later.long)
+                        prev = later
                 break
             ab = None
             # "Retain-Resample-Release sampling (R3)": a name-like word in parentheses
             close = masked.find(")", words[k][1], words[k][1] + 3)
-            if (
-                k > j
-                and masked[words[k][0] - 1 : words[k][0]] == "("
-                and close >= 0
-                and _looks_like_name(texts[k])
-            ):
-                full = masked[words[j][0] : words[k][0] - 1].strip().strip(STRIP)
-                if full and "," not in full:
-                    yield _Name(words[k][0], words[k][1], clean(texts[k]), full)
-                    ab = Abbreviation(clean(texts[k]), full, words[k][0], words[j][0])
+            opening = masked[: words[k][0]].rstrip()  # "(\textbf{UI-KOBE})": markup blanked in between
+            if k > j and opening.endswith("(") and close >= 0 and looks_like_name(texts[k]):
+                full = masked[words[j][0] : len(opening) - 1].strip().strip(STRIP)
+                # "a model-free motion imitation framework (KINESIS)"; not "decodes box ([BOX])"
+                named = title_case(full) or full.lower().rsplit(None, 1)[-1].rstrip("s") in _PART_HEADS
+                if full and "," not in full and named:
+                    lead = len(texts[k]) - len(texts[k].lstrip(STRIP))
+                    short = clean(texts[k])
+                    yield Name(words[k][0] + lead, words[k][0] + lead + len(short), short, full)
+                    ab = Abbreviation(short, full, words[k][0] + lead, words[j][0])
                     break
         if ab is not None:
             continue
@@ -429,9 +495,13 @@ def _names_in_sentence(
         run: list[int] = []
         for k in range(j, min(n, j + 7)):
             t = texts[k]
-            if run and masked[words[k][0] - 1 : words[k][0]] == "(":
+            if run and "(" in masked[words[k - 1][1] : words[k][0]]:
                 break  # "HyperP (Hypersphere Parameterization)": the name ends at the parenthesis
-            if _looks_like_name(t) or _title_word(t) or (run and clean(t).lower() in {"of", "and", "for"}):
+            # "Mixture of Experts Routing", "FooNet and BarBench"; not "SFNet for Source-Free Adaptation"
+            joins = clean(t).lower() == "and" or (
+                clean(t).lower() in {"of", "for"} and not any(looks_like_name(texts[r]) for r in run)
+            )
+            if looks_like_name(t) or title_word(t) or (run and joins):
                 run.append(k)
                 if t.endswith((",", ";", ":", ".")) or clean(t) != t.rstrip(STRIP):
                     break
@@ -445,7 +515,7 @@ def _names_in_sentence(
         start = words[first][0] + (len(texts[first]) - len(texts[first].lstrip(STRIP)))
         raw = masked[start : words[last][1]]
         name = raw.rstrip(STRIP)
-        any_namey = any(_looks_like_name(texts[k]) for k in run)
+        any_namey = any(looks_like_name(texts[k]) for k in run)
         after = texts[last + 1] if last + 1 < n else ""
         appositive = raw.endswith((",", ":")) or texts[last].endswith(("\u201d", '"'))
         paren = masked[words[last][1] : words[last][1] + 2].lstrip().startswith("(") or after.startswith("(")
@@ -455,149 +525,60 @@ def _names_in_sentence(
             continue
         if not any_namey and not naming and not appositive and clean(after).lower() not in {"which", "that"}:
             continue
+        bare_after = clean(after)
+        modifier = bare_after.isalpha() and bare_after.islower() and bare_after not in _LF_STOP | _AFTER_NAME
+        if modifier and not (naming or appositive or paren):
+            continue  # "a Theory-of-Mind uncertainty estimation mechanism": a modifier, not a name
         full = ""
         if paren and len(run) == 1:
             m = PAREN.match(masked, masked.index("(", words[last][1] - 1))
-            if m and len(m.group(1).split()) >= 2 and m.group(1)[0].isupper():
-                full = m.group(1).strip()
-        yield _Name(start, start + len(name), name if full else "", full or name, first == j)
-
-
-_SMALL_WORDS = frozenset(
-    {"of", "and", "for", "with", "the", "a", "an", "to", "in", "via", "on", "by", "from"}
-)
-
-
-def _title_case(phrase: str) -> bool:
-    """Whether every word of a phrase (small words aside) starts with a capital or a digit.
-
-    >>> _title_case("Entity-level Mask Refinement"), _title_case("multi-scale spiking fusion network")
-    (True, False)
-    """
-    words = [w for w in re.split(r"\s+", phrase.strip()) if w]
-    if len(words) < 2:
-        return False
-    return all(w[0].isupper() or w[0].isdigit() or w.lower() in _SMALL_WORDS for w in words)
-
-
-# the long form of a named part of a method ends in a word like these, not in a task or a measure
-_TASK_HEADS = frozenset(
-    {
-        "detection", "segmentation", "classification", "recognition", "localization", "localisation",
-        "answering", "estimation", "tracking", "retrieval", "understanding", "prediction", "forecasting",
-        "translation", "summarization", "captioning", "grounding", "reconstruction", "completion",
-        "registration", "inpainting", "generation", "synthesis", "navigation", "manipulation", "reasoning",
-        "task", "tasks", "problem", "benchmark", "dataset", "score", "metric", "rate", "ratio", "error",
-        "accuracy", "index", "coefficient", "distance", "divergence", "precision", "recall", "imaging",
-        "dynamics", "system", "systems", "process", "processing", "language", "intelligence", "vehicle",
-        "vehicles", "data", "challenge", "analysis", "modeling", "modelling", "learning", "model", "models",
-    }
-)  # fmt: skip
-# ... and a title-case long form names a part of the paper's method only when it ends in one of these
-_PART_HEADS = frozenset(
-    {
-        "module", "block", "layer", "network", "net", "mechanism", "loss", "strategy", "gate", "head", "encoder",
-        "decoder", "branch", "refinement", "fusion", "attention", "adapter", "generator", "discriminator",
-        "aggregation", "aggregator", "alignment", "distillation", "sampling", "sampler", "regularization",
-        "regularizer", "weighting", "embedding", "encoding", "tokenizer", "planner", "controller", "policy",
-        "optimizer", "optimization", "scheduler", "router", "memory", "prompt", "prompting", "tuning",
-        "transformer", "estimator", "predictor", "search", "filter", "pooling", "normalization", "augmentation",
-        "masking", "selection", "correction", "matching", "attack", "defense", "algorithm", "method",
-        "framework", "pipeline", "consistency", "constraint", "objective", "reward", "guidance", "decoding",
-        "injection", "enhancement", "extractor", "projection", "interaction", "integration", "propagation",
-        "editing", "unlearning", "compression", "quantization", "pruning", "merging", "routing", "caching",
-        "training", "learning", "model", "agent", "solver", "scheme", "operator", "representation",
-    }
-)  # fmt: skip
-# "X is proposed", "a ... network (MSF) is designed": the paper's own part, said in the passive
-_PASSIVE = re.compile(
-    r"^[^.;]{0,40}?\b(?:is|are)\s+(?:then\s+)?(?:proposed|introduced|designed|developed|presented)\b"
-)
-_OTHERS_NEAR = re.compile(
-    r"\b(?:existing|prior|previous|previously|earlier|conventional|traditional|popular|standard)\b"
-)
-
-
-def named_parts(
-    masked: str, abbreviations: list[Abbreviation], known: dict[str, str], title_named: bool
-) -> Iterator[_Name]:
-    """The named parts of the paper's own method: defined short forms whose long form is a
-    title-case name ("Perspective Fusion Module (PFM)") or that the text says were designed here
-    ("a multi-scale spiking fusion network (MSF) is designed").  ``title_named``: whether the paper
-    introduces something at all (a proposing sentence or a title name); otherwise only the passive
-    form counts."""
-    for ab in abbreviations:
-        long = ab.long.strip()
-        words = norm_label(long).split()
-        if not words or words[-1] in _TASK_HEADS or words[-1].rstrip("s") in _TASK_HEADS:
+            if m and len(m.group(1).split()) >= 2 and m.group(1).strip()[0].isupper():
+                full = " ".join(m.group(1).split())
+        glued = [k for k in run if clean(texts[k]).lower() == "and"]
+        if not full and len(glued) == 1 and _name_ends(texts, last, opens):
+            # "we introduce FooNet and BarBench": two names
+            yield from _two_names(masked, words, texts, run, glued[0], first == j)
             continue
-        if (
-            norm_label(long) in known
-            or norm_label(ab.short) in known
-            or norm_label(ab.short).rstrip("s") in known
-        ):
+        yield Name(start, start + len(name), name if full else "", full or name, first == j)
+        # "we introduce FooNet, a model for X, and BarBench, a benchmark for Y": the second name
+        yield from _second_names(masked, words, texts, last + 1)
+
+
+def _two_names(
+    masked: str, words: list[tuple[int, int]], texts: list[str], run: list[int], glue: int, direct: bool
+) -> Iterator[Name]:
+    """The two names of a run "FooNet and BarBench", each with a name-like word."""
+    for part in (run[: run.index(glue)], run[run.index(glue) + 1 :]):
+        if not part or not any(looks_like_name(texts[k]) for k in part):
             continue
-        before = masked[max(0, ab.long_start - 60) : ab.long_start].lower()
-        if _OTHERS_NEAR.search(before):
-            continue
-        after = masked[ab.start + len(ab.short) : ab.start + len(ab.short) + 60]
-        passive = _PASSIVE.match(after.lstrip(") ")) is not None
-        part = words[-1] in _PART_HEADS or words[-1].rstrip("s") in _PART_HEADS
-        if (passive or (title_named and _title_case(long) and part)) and words[-1] not in (
-            "learning",
-            "model",
-        ):
-            yield _Name(ab.start, ab.start + len(ab.short), ab.short, long)
+        start = words[part[0]][0] + (len(texts[part[0]]) - len(texts[part[0]].lstrip(STRIP)))
+        name = masked[start : words[part[-1]][1]].rstrip(STRIP)
+        yield Name(start, start + len(name), name, name, direct)
 
 
-_OUR_METHOD = re.compile(
-    r"\b[Oo]ur\s+(?:proposed\s+|new\s+|final\s+)?(?:method|model|framework|approach|system|algorithm|pipeline"
-    r"|architecture|agent|policy|technique|solution),\s+(?P<name>[^\s,(]+(?:\s[A-Z][^\s,(]*){0,3})\s*[,(]"
-)
+_AND_NEXT = re.compile(r"^(?:and|as well as|along with|together with|plus)$")
 
 
-def our_method_names(masked: str) -> Iterator[_Name]:
-    """Names given as "Our method, Odin, ..." or "Our framework, X (Long Form), ..."."""
-    for m in _OUR_METHOD.finditer(masked):
-        name = m.group("name").strip(STRIP)
-        if name and (_looks_like_name(name) or name[0].isupper()) and name.lower() not in _NOT_NAMES:
-            yield _Name(m.start("name"), m.start("name") + len(name), name, name)
-
-
-# a title "Name: what it does" introduces Name (unless it is a kind of paper or a question)
-_NOT_TITLE_NAMES = frozenset(
-    {
-        "position", "survey", "review", "tutorial", "preface", "editorial", "commentary", "erratum",
-        "introduction", "overview", "perspective", "perspectives", "report", "technical report", "keynote",
-        "case study", "a survey", "short paper", "extended abstract", "abstract", "appendix", "note",
-        "opinion", "poster", "demo", "invited talk", "challenges", "lessons learned",
-    }
-)  # fmt: skip
-_QUESTION_START = re.compile(
-    r"^(?:why|how|what|when|where|which|who|can|do|does|is|are|should|could|will)\b", re.I
-)
-
-
-def title_name(title: str) -> _Name | None:
-    """The name a title "Name: ..." gives, when it looks like a name.
-
-    >>> [n.short if n else None for n in map(title_name, ["Crab: A Unified Model", "Position: LLMs Lie",
-    ...     "Stabilize to Act: Learning to Coordinate", "YOLO-SPCI: Enhancing Detection", "Why X: Y"])]
-    ['Crab', None, None, 'YOLO-SPCI', None]
-    """
-    m = TITLE_NAME.match(title)
-    if m is None:
-        return None
-    name = m.group("name").strip().strip(STRIP)
-    words = name.split()
-    if not words or len(words) > 4 or name.lower() in _NOT_TITLE_NAMES or _QUESTION_START.match(name):
-        return None
-    if len(words) > 1 and not any(_looks_like_name(w) for w in words):
-        return None  # "Stabilize to Act", "Object Discovery": a phrase, not a name
-    last = words[-1].lower().rsplit("-", 1)[-1]
-    if len(words) > 1 and (last in _TASK_HEADS or last.rstrip("s") in _TASK_HEADS):
-        return None  # "One-Shot Imitation Learning", "3D Human Interaction Generation": a field
-    if not (name[0].isupper() or name[0].isdigit() or _looks_like_name(words[0])):
-        return None
-    start = m.start("name") + (len(m.group("name")) - len(m.group("name").lstrip()))
-    return _Name(start, start + len(name), name, name, True)
+def _second_names(masked: str, words: list[tuple[int, int]], texts: list[str], k: int) -> Iterator[Name]:
+    """A second name in the proposing sentence after ", and" ("..., and BarBench, a benchmark"): a
+    name-like word right after the conjunction (or after a generic noun phrase) that the text goes on
+    to define (", a ...", "(...)", "which ..."), not the last item of a list ("based on BERT,
+    ClinicalBERT, and ModernBERT, fine-tuned ...")."""
+    n = len(texts)
+    while k < n:
+        if _AND_NEXT.match(clean(texts[k]).lower()) and texts[k - 1].endswith(","):
+            j = k + 1
+            while j < n and clean(texts[j]).lower() in _SKIP:
+                j += 1
+            j = _past_generic_phrase(texts, j) if j < n else j
+            defined = j + 1 < n and (
+                (texts[j].endswith(",") and clean(texts[j + 1]).lower() in ("a", "an", "the"))
+                or texts[j + 1].startswith("(")
+                or clean(texts[j + 1]).lower() in ("which", "that", "to")
+            )
+            if j < n and looks_like_name(texts[j]) and defined:
+                start = words[j][0] + (len(texts[j]) - len(texts[j].lstrip(STRIP)))
+                name = clean(texts[j])
+                yield Name(start, start + len(name), name, name)
+                return
+        k += 1

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .matching import MethodMatch, MethodMatcher
+from .found import Matcher, MethodMatch
 
 _KIND_OF = re.compile(
     r"\b(variant|extension|generali[sz]ation|instance|form|kind|type|version|modification)s? of"
@@ -17,7 +15,7 @@ _VARIANT = re.compile(r"\s*variant\b")
 
 
 def related_to(
-    matcher: MethodMatcher, forms: tuple[str, ...], sentence: tuple[int, int], matches: list[MethodMatch]
+    matcher: Matcher, forms: tuple[str, ...], sentence: tuple[int, int], matches: list[MethodMatch]
 ) -> set[str]:
     """The known methods a new name's forms name (LoRA in "SeqLoRA") and its sentence mentions."""
     related: set[str] = set()
@@ -34,7 +32,7 @@ def related_to(
 
 
 def broader_of(
-    matcher: MethodMatcher,
+    matcher: Matcher,
     masked: str,
     full: str,
     name_end: int,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +27,15 @@ from .forms import (
     plural,
     variants,
 )
+from .found import MethodMatch
 from .introduced import IntroducedMethod, find_introduced
 from .names import Families
 from .rules import (
     ATTENTION,
+    AUGMENT_VERBS,
+    AUGMENTATION,
+    AUGMENTED_THINGS,
+    CONTEXT_CUES,
     COORDINATED_HEADS,
     DIFFUSION,
     DIFFUSION_AFTER,
@@ -55,20 +59,6 @@ TOKENIZER_CACHE = 200_000
 """Chunks the tokenizer keeps (spaCy's default, 10,000, fills within a few thousand abstracts)."""
 
 
-@dataclass(frozen=True, slots=True)
-class MethodMatch:
-    """A known method found in text: concept slug, text as written, character span.
-
-    ``name`` is set when the text names a version of a model family that no label holds
-    ("Qwen2.5-VL"): the match is that new name, related to the family ``slug``."""
-
-    slug: str
-    text: str
-    start: int
-    end: int
-    name: str = ""
-
-
 class MethodMatcher:
     """Finds known methods and introduced methods; build once, reuse (see :func:`default_matcher`)."""
 
@@ -78,6 +68,7 @@ class MethodMatcher:
             raise KgError(f"method taxonomy not found: {path}", code="missing-taxonomy")
         self.concepts = load_taxonomy(path)
         self._tops = frozenset(c.slug for c in self.concepts.values() if not c.broader)
+        self._generic_tops = frozenset(s for s in self._tops if self.concepts[s].generic)
         self.nlp = spacy.blank("en")
         vocab = self.nlp.vocab
         self._lower = PhraseMatcher(vocab, attr="LOWER")
@@ -207,6 +198,25 @@ class MethodMatcher:
                         {"IS_ALPHA": True},
                         {"IS_ALPHA": True, "OP": "?"},
                         {"LOWER": {"IN": sorted(COORDINATED_HEADS)}},
+                    ]
+                ],
+            )
+        if AUGMENTATION in self.concepts:
+            things: dict[str, Any] = {"LOWER": {"IN": list(AUGMENTED_THINGS)}}
+            self._add_rule(
+                f"{AUGMENTATION}|rule",
+                [
+                    [
+                        {"LOWER": {"IN": list(AUGMENT_VERBS)}},
+                        {
+                            "LOWER": {"IN": ["the", "our", "their", "its", "existing", "training", "real"]},
+                            "OP": "?",
+                        },
+                        {
+                            "LOWER": {"IN": ["training", "real", "original", "limited", "synthetic"]},
+                            "OP": "?",
+                        },
+                        things,
                     ]
                 ],
             )
@@ -364,8 +374,12 @@ class MethodMatcher:
                 continue
             if self._is_hidden(span_text, slug):
                 in_context = self._in_context(span_text, slug, defined, mentioned_families, sequence_context)
-                # a hidden word ("attention", "reasoning model") also counts among two other methods
-                among_methods = not is_acronym(span_text) and len(specific - {slug}) >= 2
+                cue = CONTEXT_CUES.get(slug)
+                in_context = in_context or (cue is not None and cue.search(low) is not None)
+                # a hidden phrase ("reasoning model", "early exit") or "attention" also counts among two
+                # other methods; a bare word ("zero-shot", "distillation", "gates") needs its context
+                phrase = " " in span_text.strip() or slug == ATTENTION
+                among_methods = phrase and not is_acronym(span_text) and len(specific - {slug}) >= 2
                 if not (in_context or among_methods):
                     continue
                 if slug == ATTENTION and one and not attention_is_mechanism(doc, start, end):
@@ -407,6 +421,16 @@ class MethodMatcher:
             return True
         return self._hidden_lower.get(norm_label(span_text)) == slug and span_text not in self._exact_of(slug)
 
+    def is_hidden(self, span_text: str, slug: str) -> bool:
+        """Whether ``span_text`` names ``slug`` only by one of its hidden (ambiguous) labels."""
+        return self._is_hidden(span_text, slug)
+
+    def names_kin(self, text: str, slug: str) -> bool:
+        """Whether ``text`` names ``slug`` or a concept of its family below the top of the scheme
+        ("Generalized Reinforcement Policy Optimization" for GRPO: a policy-gradient method)."""
+        family = self.ancestors(slug) - self._tops
+        return any(self.ancestors(m.slug) & family for m in self.find_cached(text) if not m.name)
+
     def _exact_of(self, slug: str) -> frozenset[str]:
         """The written (acronym) forms of a concept's visible labels."""
         return self._visible_exact.get(slug, frozenset())
@@ -438,7 +462,9 @@ class MethodMatcher:
         family), names its family in words, or -- for state-space models -- talks about sequences."""
         if form in defined:
             return self._compatible(defined[form], slug)
-        if self.ancestors(slug) & mentioned - {slug} or slug in mentioned:
+        # its family below the generic top ("LoRA" for "DoRA"), not a whole field ("quantization",
+        # a model-compression method, does not make "distillation" knowledge distillation)
+        if (self.ancestors(slug) - self._generic_tops) & mentioned - {slug} or slug in mentioned:
             return True
         return STATE_SPACE in self.ancestors(slug) and sequence_context()
 

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from .forms import Abbreviation, name_key, norm_label
+from .forms import Abbreviation, concept_key, name_key, norm_label, version_key
 
 # parts that may follow a family's name: versions ("2.5", "v8", "-4o"), sizes ("-7B", "8x7B") and
 # variant words ("-VL", "-Instruct", "-mini"); a space only before a version number ("SAM 2")
@@ -32,7 +32,7 @@ _VARIANT_WORDS = (
     "|Med|HQ|World|Sonnet|Opus|Haiku|Reasoner|Thinking|Scout|Maverick|Air|Next|NeXT|OneVision|T2V|I2V|R1|V2|V3"
 )
 _PART = (
-    rf"(?:[ ]?v?\d+(?:\.\d+)*[a-z]?(?![\w])|v?\d+(?:\.\d+)*[a-z]?|[-_]v?\d+(?:\.\d+)*[a-zA-Z]?"
+    rf"(?:[ ]?v?\d+(?:\.\d+)*[a-z]?(?![\w])|[vV]?\d+(?:\.\d+)*[a-z]?|[-_]v?\d+(?:\.\d+)*[a-zA-Z]?"
     rf"|[-_ ](?:{_VARIANT_WORDS})(?![\w])|-?\d+(?:\.\d+)?[BMK](?![a-z]))"
 )
 _SIZE = re.compile(r"^[-_ ]?(?:\d+x)?\d+(?:\.\d+)?[BMK]$")
@@ -100,7 +100,7 @@ class Families:
 # a word that holds a digit ("Qwen2.5-VL", "GPT-4o") or is followed by a number ("SAM 2"): only these
 # may be versioned names, and they are few
 _VERSIONED_WORD = re.compile(r"(?<![\w\-])[A-Za-z][A-Za-z\-_.]*(?:\d[\w.\-+]*|(?= \d))")
-_CUT = re.compile(r"[\d\-_.]|v\d")
+_CUT = re.compile(r"[\d\-_.]|[vV]\d")
 _SUFFIX = re.compile(rf"(?:{_PART})+{_END}")
 
 
@@ -110,14 +110,22 @@ def _version_at(text: str, start: int, base_end: int, slug: str) -> NamedMethod 
     if m is None:
         return None
     kept: list[str] = []
-    for part in _parts(m.group()):
+    parts = _parts(m.group())
+    end = m.end()
+    for part in parts:
         if _SIZE.match(part):
-            break  # "Llama-3.1-8B-Instruct" is Llama-3.1
+            break  # "Llama-3.1-8B-Instruct" is Llama-3.1 (written with its size)
+        numbered = any(c.isdigit() for c in "".join(kept) + text[start:base_end])
+        if part.startswith(" ") and part.strip()[:1].isdigit() and numbered:
+            end = base_end + len("".join(kept))  # "GPT-4.1 3.412": a number after a version is a score
+            break
         kept.append(part)
-    if not kept or (not any(c.isdigit() for c in "".join(kept)) and len(kept) == 1 and kept[0][0] == " "):
+    if not kept and not (parts and _SIZE.match(parts[0]) and not parts[0].startswith(" ")):
+        return None  # (a size alone, "LTXV-13B", is the family's model itself)
+    if kept and not any(c.isdigit() for c in "".join(kept)) and len(kept) == 1 and kept[0][0] == " ":
         return None
     label = (text[start:base_end] + "".join(kept)).strip()
-    return NamedMethod(name_key(label), label, text[start : m.end()], start, m.end(), (slug,))
+    return NamedMethod(version_key(label), label, text[start:end], start, end, (slug,))
 
 
 def _parts(suffix: str) -> list[str]:
@@ -240,7 +248,9 @@ _NAME_HEADS = frozenset(
 _LIST_CUES = re.compile(
     r"\b(?:such as|e\.g\.,?|including|like|compar(?:e|es|ed|ing) (?:with|to|against)|comparison (?:with|to)"
     r"|outperform(?:s|ing)?"
-    r"|baselines?|versus|vs\.?|surpass(?:es|ing)?|built (?:on|upon)|based on|backbones?)\s*[:(]?\s*(?:the\s+)?$",
+    r"|baselines?|versus|vs\.?|surpass(?:es|ing)?|built (?:on|upon)|based on|backbones?"
+    r"|appl(?:y|ies|ied|ying)|adopt(?:s|ed|ing)?|employ(?:s|ed|ing)?|plugged into|families|variants|models)"
+    r"\s*[:(]?\s*(?:the\s+)?$",
     re.IGNORECASE,
 )
 # ... but never when it is data, a benchmark or a measure
@@ -251,7 +261,11 @@ _DATA_AFTER = re.compile(
     re.IGNORECASE,
 )
 _DATA_BEFORE = re.compile(r"\b(?:on|in|from|of|using the|across|at)\s+(?:the\s+)?$", re.IGNORECASE)
-_COINED = re.compile(r"(?<![\w\-./])([A-Z][a-z]*[A-Z0-9][\w\-+.]*[\w+]|[A-Z][a-z]+V\d?)(?![\w\-])")
+# coined: inner capitals or digits ("SageAttention2", "FastV"), or a word joined to an acronym
+# ("Flow-GRPO": a known method inside a new name)
+_COINED = re.compile(
+    r"(?<![\w\-./])([A-Z][a-z]*[A-Z0-9][\w\-+.]*[\w+]|[A-Z][a-z]+V\d?|[A-Z][a-z]{2,}-[A-Z]{2,}[A-Za-z0-9]*)(?![\w\-])"
+)
 _NOT_METHOD_NAMES = frozenset(
     [
         "GitHub",
@@ -355,7 +369,9 @@ def defined_names(
         if any(form in known for form in _singulars(norm_label(ab.long)) | _singulars(norm_label(ab.short))):
             continue
         related = tuple(sorted(set(slugs_in(ab.long))))
-        yield NamedMethod(name_key(ab.short), ab.short, ab.short, ab.start, ab.start + len(ab.short), related)
+        # the concept of that meaning: "SAP--spatial-attention-prompting", not any SAP
+        key = concept_key(ab.short, " ".join(ab.long.split()))
+        yield NamedMethod(key, ab.short, ab.short, ab.start, ab.start + len(ab.short), related)
 
 
 def coined_names(masked: str, known_spans: list[tuple[int, int]]) -> Iterator[NamedMethod]:
@@ -374,8 +390,11 @@ def coined_names(masked: str, known_spans: list[tuple[int, int]]) -> Iterator[Na
             and masked[max(0, start - 4) : start].lower() == "the "
         ):
             continue  # "the SOLV model", not "WSOL models" (a task's models)
-        if any(s < end and start < e for s, e in known_spans):
-            continue
+        if any(
+            s < end and start < e and not (start <= s and e <= end and (s, e) != (start, end))
+            for s, e in known_spans
+        ):
+            continue  # a known method's own name; one inside a longer coined name ("Flow-GRPO") is not
         after = masked[end : end + 40]
         if _DATA_AFTER.match(after) or _DATASET_SHAPE.search(word):
             continue
@@ -404,7 +423,8 @@ def _list_lead(before: str) -> str:
     return _EARLIER_ITEMS.sub("", before) if before.rstrip().endswith((",", "and", "or", "/")) else before
 
 
-_EARLIER_ITEMS = re.compile(r"(?:[\w\-+.]+(?:\s[\w\-+.]+)?\s*(?:,|\band\b|\bor\b|/)\s*)+$")
+# the earlier items of a list of names ("CLIP, LongCLIP, "), each starting with a capital or digit
+_EARLIER_ITEMS = re.compile(r"(?:[A-Z0-9][\w\-+.]*(?:\s[\w\-+.]+){0,2}\s*(?:,|\band\b|\bor\b|/)\s*)+$")
 _HEAD = re.compile(r"^[\s-]+([A-Za-z]+)")
 
 
@@ -416,13 +436,18 @@ def _singulars(label: str) -> set[str]:
 _DATASET_SHAPE = re.compile(r"(?:Bench|bench|QA|Set|Eval|Arena|MME|\d+K|\d+k|-\d{3,4}|Data)$")
 
 
+_JOINED_ACRONYM = re.compile(r"[A-Z][a-z]{2,}-[A-Z]{2,}")
+
+
 def _coined_head(word: str) -> bool:
     """Whether the first part of a word (up to a hyphen) is coined: lower-case letters with an inner
     capital or digit ("SageAttention2", "FastV", "CellViT++"), not an acronym ("VQA", "API-Protected").
 
-    >>> [_coined_head(w) for w in ("SageAttention2", "FastV", "VQA", "B-Rep", "API-Protected", "Hiera")]
-    [True, True, False, False, False, False]
+    >>> [_coined_head(w) for w in ("SageAttention2", "FastV", "VQA", "B-Rep", "API-Protected", "Hiera", "Flow-GRPO")]
+    [True, True, False, False, False, False, True]
     """
+    if _JOINED_ACRONYM.match(word):
+        return True  # "Flow-GRPO": a word joined to an acronym
     head = word.split("-", 1)[0]
     if head.endswith("s") and head[:-1].isupper():
         return False  # a plural acronym ("UAVs")

@@ -8,11 +8,14 @@ from spacy.tokens import Doc
 
 # Each token rule of ``MethodMatcher._add_rules`` contains one of these; the Matcher is the costly
 # part of a search, so it runs only on texts that could match.
-_RULE_TRIGGER = re.compile(r"diffusion|low[\s\-–]*rank|state[\s\-–]*space", re.IGNORECASE)
+_RULE_TRIGGER = re.compile(r"diffusion|low[\s\-–]*rank|state[\s\-–]*space|augment", re.IGNORECASE)
 # Case-insensitive searches cost several times more than case-sensitive ones in ``re``: the patterns
 # searched often are searched, case-sensitively and in lower case, in the folded text (``folded``).
 _RULE_TRIGGER_FOLDED = re.compile(_RULE_TRIGGER.pattern)
-RULE_WORDS = frozenset({"diffusion", "diffusions", "low", "low-rank", "state", "state-space"})
+RULE_WORDS = frozenset(
+    {"diffusion", "diffusions", "low", "low-rank", "state", "state-space", "augment", "augments", "augmented",
+     "augmenting"}
+)  # fmt: skip
 """The words one of which each token rule contains: the Matcher runs only around them."""
 RULE_REACH = 4
 """Tokens a rule reaches on either side of its trigger word (the longest rule has five tokens)."""
@@ -20,12 +23,21 @@ RULE_REACH = 4
 
 def rule_triggered(low: str) -> bool:
     """Whether a token rule could match (``_RULE_TRIGGER``), given the folded text."""
-    return "diffusion" in low or (
-        ("rank" in low or "space" in low) and _RULE_TRIGGER_FOLDED.search(low) is not None
+    return (
+        "diffusion" in low
+        or "augment" in low
+        or (("rank" in low or "space" in low) and _RULE_TRIGGER_FOLDED.search(low) is not None)
     )
 
 
 DIFFUSION = "diffusion-model"
+AUGMENTATION = "data-augmentation"
+# "we augment the training data with ...", "augmented images": data augmentation in a verb or participle
+AUGMENT_VERBS = ("augment", "augments", "augmented", "augmenting")
+AUGMENTED_THINGS = (
+    "data", "dataset", "datasets", "training", "images", "image", "samples", "sample", "examples", "views", "view",
+    "inputs", "input", "sequences", "trajectories", "demonstrations", "point", "clouds", "audio", "text", "corpus",
+)  # fmt: skip
 LORA = "lora"
 STATE_SPACE = "state-space-model"
 
@@ -134,3 +146,18 @@ def attention_is_mechanism(doc: Doc, start: int, end: int) -> bool:
     """Whether a bare "attention" (tokens ``start:end``) is the network mechanism, not the everyday word."""
     before = {token_lower(doc, start - 1), token_lower(doc, start - 2)}
     return not before & ATTENTION_NOT_BEFORE and next_word(doc, end) not in ATTENTION_NOT_AFTER
+
+
+# words that put a bare hidden word in context: "distillation" beside a teacher or a student is
+# knowledge distillation; "zero-shot" beside "few-shot" is the paradigm; "gates" beside gating or
+# experts are learned gates (given the folded text)
+CONTEXT_CUES: dict[str, re.Pattern[str]] = {
+    "knowledge-distillation": re.compile(
+        r"\bteachers?\b|\bstudents?\b|\bdistill(?:s|ed|ing)? (?:knowledge|the knowledge)"
+    ),
+    "zero-shot-learning": re.compile(r"\b(?:few|one|n|k|multi)[\s-]shot\b"),
+    "gating-mechanism": re.compile(
+        r"\bgat(?:ed|ing)\b|mixture[\s-]of[\s-]experts|\bexperts\b|\bglu\b|\blstm|\bgru"
+    ),
+}
+"""Per concept: a pattern whose presence in the folded text lets its hidden labels count."""

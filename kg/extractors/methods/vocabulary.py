@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.errors import KgError
+from kg.extractors.skos_file import read_facts
 from kg.vocab import ontology_path
 
 SCHEME = "https://w3id.org/kg/method/scheme"
@@ -19,6 +19,7 @@ def taxonomy_path() -> Path:
 
 GENERIC = "https://w3id.org/kg/ns#generic"
 MODEL_FAMILY = "https://w3id.org/kg/ns#modelFamily"
+PARADIGM = "https://w3id.org/kg/ns#paradigm"
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +29,9 @@ class Concept:
     ``labels`` (``skos:prefLabel`` and ``skos:altLabel``) name the concept wherever they occur;
     ``hidden`` (``skos:hiddenLabel``) are ambiguous ("SSM", "early exit") and count only in context.
     ``generic`` marks an umbrella concept (``kg:generic``); ``family`` a model family whose names
-    take version and size suffixes (``kg:modelFamily``: Qwen2.5-VL-7B, YOLOv8).
+    take version and size suffixes (``kg:modelFamily``: Qwen2.5-VL-7B, YOLOv8); ``paradigm`` a broad
+    paradigm most papers of a field use (``kg:paradigm``: LLMs, fine-tuning, zero-shot), which top
+    lists rank apart from the methods a researcher would name.
     """
 
     slug: str
@@ -38,6 +41,7 @@ class Concept:
     hidden: tuple[str, ...] = ()
     generic: bool = False
     family: bool = False
+    paradigm: bool = False
 
 
 _SKOS = "http://www.w3.org/2004/02/skos/core#"
@@ -50,25 +54,14 @@ _WANTED = {
     _SKOS + "broader": "broader",
     GENERIC: "generic",
     MODEL_FAMILY: "modelFamily",
+    PARADIGM: "paradigm",
 }
 
 
 def load_taxonomy(path: Path) -> dict[str, Concept]:
     """The concepts of a SKOS method taxonomy, by slug (read with Oxigraph's parser: rdflib's is many
     times slower on the shipped concepts, a cost every build process paid)."""
-    import pyoxigraph as ox
-
-    facts: dict[str, dict[str, list[str]]] = {}
-    try:
-        with path.open("rb") as f:
-            for triple in ox.parse(f, format=ox.RdfFormat.TURTLE):
-                what = _WANTED.get(triple.predicate.value)
-                if what is not None and isinstance(triple.subject, ox.NamedNode):
-                    facts.setdefault(triple.subject.value, {}).setdefault(what, []).append(
-                        triple.object.value
-                    )
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise KgError(f"cannot read method taxonomy {path}: {exc}", code="bad-taxonomy") from exc
+    facts = read_facts(path, _WANTED, "method taxonomy")
     concepts: dict[str, Concept] = {}
     for iri in sorted(facts):
         of = facts[iri]
@@ -84,5 +77,6 @@ def load_taxonomy(path: Path) -> dict[str, Concept]:
         labels = tuple(dict.fromkeys([pref, *prefs[1:], *alts]))
         generic = "true" in of.get("generic", ())
         family = "true" in of.get("modelFamily", ())
-        concepts[slug] = Concept(slug, pref, labels, tuple(broader), hidden, generic, family)
+        paradigm = "true" in of.get("paradigm", ())
+        concepts[slug] = Concept(slug, pref, labels, tuple(broader), hidden, generic, family, paradigm)
     return concepts
