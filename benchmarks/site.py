@@ -24,11 +24,12 @@ from pathlib import Path
 
 def one(build: Path, target: Path, min_papers: int, jobs: int) -> dict[str, float]:
     """Run in the child: the stages of one site, timed."""
-    from kg.site import entities, queries, write_site
-    from kg.store import open_store
+    from kg.site import entities, paper_count, processes, queries, write_site
+    from kg.store import located, open_store
 
     start = time.perf_counter()
-    corpus = queries.read(open_store(build))
+    store = open_store(build)
+    corpus = queries.read(store, processes(jobs, paper_count(store)), located(build))
     read = time.perf_counter()
     site = entities.file(corpus, min_papers)
     filed = time.perf_counter()

@@ -8,7 +8,9 @@ hostile text) drive Debian's Chromium as ``tests/test_browser.py`` does (its ``b
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -617,7 +619,9 @@ def test_staged_folder_refuses_names_outside_it(tmp_path: Path) -> None:
     assert (target / "a" / "b.html").read_bytes() == b"x" and folder.files == 1
 
 
-def test_the_views_kg_build_wrote_link_to_the_site_once_it_is_there(seed_outputs: Path, tmp_path: Path) -> None:
+def test_the_views_kg_build_wrote_link_to_the_site_once_it_is_there(
+    seed_outputs: Path, tmp_path: Path
+) -> None:
     import json
     import shutil
 
@@ -659,7 +663,9 @@ def test_ties_are_broken_by_count_then_by_name_as_a_reader_looks_for_it() -> Non
     corpus.names = {base + k: v for k, v in people.items()}
     corpus.authors = {"p0": [base + k for k in people], "p1": [base + "zoe"], "p2": []}
     site = file(corpus)
-    order = [corpus.names[iri] for iri, _ in tally([a for p in ("p0", "p1") for a in corpus.authors[p]], site)]
+    order = [
+        corpus.names[iri] for iri, _ in tally([a for p in ("p0", "p1") for a in corpus.authors[p]], site)
+    ]
     assert order == ["Zoe Zhang", "Ada Ng", "Çağatay Demir", "Carl Berg"]  # 2 papers, then A, Ç, C
     assert [e.label for e in site.of_kind("person")] == order
 
@@ -672,6 +678,34 @@ def test_a_site_rendered_by_several_processes_is_the_same_site(seed_outputs: Pat
     assert files == sorted(p.relative_to(three.target) for p in three.target.rglob("*") if p.is_file())
     assert all((one.target / f).read_bytes() == (three.target / f).read_bytes() for f in files)
     assert one.pages == len(files) - 1  # every page, and the style sheet
+
+
+def test_a_store_read_by_several_processes_is_the_same_corpus(
+    seed_outputs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg.site import queries
+    from kg.store import located
+
+    alone = queries.read(open_store(seed_outputs))
+    asked: list[str] = []
+    solutions = queries._solutions
+
+    parent = os.getpid()
+
+    def counted(store: Any, text: str) -> Any:
+        if os.getpid() == parent:  # this process slow: the forked ones take most of the scans
+            asked.append(text)
+            time.sleep(0.2)
+        return solutions(store, text)
+
+    monkeypatch.setattr(queries, "_solutions", counted)
+    shared = queries.read(open_store(seed_outputs), 3, located(seed_outputs))
+    assert shared == alone and len(alone.papers) == 157 and alone.evidence and alone.sources
+    # this process ran its share of the scans and read none again: the forked ones ran the rest
+    assert len(asked) == len(set(asked)) < len(queries.every_scan()) / 2
+    assert set(asked) <= set(queries.every_scan())
+    # a reader that cannot open the store leaves its scans to this process: the same corpus
+    assert queries.read(open_store(seed_outputs), 2, seed_outputs / "no-such-store") == alone
 
 
 def test_the_default_min_papers_follows_the_size_of_the_graph(seed_outputs: Path, tmp_path: Path) -> None:

@@ -30,7 +30,10 @@ def site(
     jobs: Annotated[
         int,
         typer.Option(
-            "--jobs", "-j", min=0, help="Processes that render the pages (0: one per core for a large site)."
+            "--jobs",
+            "-j",
+            min=0,
+            help="Processes that read the store and render the pages (0: one per core for a large site).",
         ),
     ] = 0,
 ) -> None:
@@ -43,13 +46,15 @@ def site(
     """
     from kg.lock import writing_into
     from kg.site import SITE_DIR, SiteOptions, write
-    from kg.store import open_store
+    from kg.store import located, open_store
     from kg.viz import link_views
 
     target = output or out / SITE_DIR
     try:
         with writing_into(out, target, "kg site"):  # not while a build replaces the folder
-            written = write(open_store(out), target, SiteOptions(min_papers=min_papers, jobs=jobs))
+            written = write(
+                open_store(out), target, SiteOptions(min_papers=min_papers, jobs=jobs), located(out)
+            )
             views = link_views(target)
     except KgError as e:
         err.print(str(e), markup=False)

@@ -28,6 +28,7 @@ from kg.errors import KgError
 from kg.files import StagedFolder
 from kg.layout import SITE as SITE_DIR
 from kg.site import entities, names, queries, render
+from kg.vocab import SCHEMA
 
 __all__ = ["SITE_DIR", "SiteOptions", "Written", "refuse_other_folder", "write"]
 
@@ -38,7 +39,8 @@ class SiteOptions:
     """Persons, methods, subjects and areas with fewer papers get no page (they are shown as text);
     0 chooses by the graph's size (:func:`default_min_papers`)."""
     jobs: int = 0
-    """Processes that render the pages; 0: one per core for a large site (:data:`PARALLEL_FROM`)."""
+    """Processes that read the store (when :func:`write` is given its folder) and render the pages; 0:
+    one per core for a large graph and site (:data:`PARALLEL_FROM`)."""
 
 
 MIN_PAPERS_BY_SIZE = ((1_000, 1), (50_000, 2))
@@ -47,7 +49,8 @@ of a large graph have one paper (18,556 of the 21,732 of the nineteen arXiv days
 their paper's page, which made the site of 5,000 papers 22,000 person pages and 240 MB."""
 
 PARALLEL_FROM = 5_000
-"""Entities from which the pages are rendered in one process per core (below, forking costs more)."""
+"""Papers from which the store is read, and entities from which the pages are rendered, in one process
+per core (below, forking costs more)."""
 
 
 def default_min_papers(papers: int) -> int:
@@ -84,8 +87,13 @@ def refuse_other_folder(target: Path) -> None:
         )
 
 
-def write(store: ox.Store, target: Path, options: SiteOptions | None = None) -> Written:
-    """Write the site of the graph in ``store`` to the folder ``target`` (replacing it as a whole)."""
+def write(
+    store: ox.Store, target: Path, options: SiteOptions | None = None, path: Path | None = None
+) -> Written:
+    """Write the site of the graph in ``store`` to the folder ``target`` (replacing it as a whole).
+
+    ``path``, the store's folder when it is on disk, lets a large graph's reading be shared out too:
+    forked processes open the store there read-only (:func:`kg.site.queries.read`)."""
     options = options or SiteOptions()
     if options.min_papers < 0 or options.jobs < 0:
         raise KgError(
@@ -93,7 +101,7 @@ def write(store: ox.Store, target: Path, options: SiteOptions | None = None) -> 
             code="bad-option",
         )
     refuse_other_folder(target)
-    corpus = queries.read(store)
+    corpus = queries.read(store, processes(options.jobs, paper_count(store)) if path is not None else 1, path)
     site = entities.file(corpus, options.min_papers or default_min_papers(len(corpus.papers)))
     names.attach(site, store)  # the names several persons share (kg.persons), for their pages
     return write_site(site, target, options.jobs)
@@ -104,7 +112,7 @@ def write_site(site: entities.Site, target: Path, jobs: int = 0) -> Written:
     processes (0: one per core for a large site)."""
     from kg.files import staged_folder
 
-    parts = jobs or (os.cpu_count() or 1 if len(site.entities) >= PARALLEL_FROM else 1)
+    parts = processes(jobs, len(site.entities))
     with staged_folder(target) as folder:
         if parts > 1:
             done = _render_apart(site, folder.path, parts)
@@ -118,6 +126,19 @@ def write_site(site: entities.Site, target: Path, jobs: int = 0) -> Written:
     pages = sum(files for files, _, _ in done)
     size = sum(written for _, written, _ in done) + folder.bytes
     return Written(target, pages, size, dict(sorted(kinds.items())))
+
+
+def processes(jobs: int, size: int) -> int:
+    """The processes that share a job of ``size`` entities (or papers): ``jobs``, or for 0 one per
+    core from :data:`PARALLEL_FROM`."""
+    return jobs or (os.cpu_count() or 1 if size >= PARALLEL_FROM else 1)
+
+
+def paper_count(store: ox.Store) -> int:
+    result = store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s a {SCHEMA.ScholarlyArticle} }}")
+    assert isinstance(result, ox.QuerySolutions)
+    count = next(iter(result))[0]
+    return int(count.value) if isinstance(count, ox.Literal) else 0
 
 
 Rendered = tuple[int, int, dict[str, int]]
