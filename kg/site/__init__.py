@@ -101,7 +101,9 @@ def write(
             code="bad-option",
         )
     refuse_other_folder(target)
-    corpus = queries.read(store, processes(options.jobs, paper_count(store)) if path is not None else 1, path)
+    # the papers are counted only when the number of readers is left to the graph's size
+    readers = 1 if path is None else options.jobs or processes(0, paper_count(store))
+    corpus = queries.read(store, readers, path)
     site = entities.file(corpus, options.min_papers or default_min_papers(len(corpus.papers)))
     names.attach(site, store)  # the names several persons share (kg.persons), for their pages
     return write_site(site, target, options.jobs)
